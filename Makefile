@@ -1,0 +1,46 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+ARTIFACTS := build/artifacts
+
+.PHONY: demo test lint typecheck unit browser-deps install install-dev clean
+
+demo: $(VENV)/.installed
+	$(BIN)/relay demo
+
+test: $(VENV)/.installed-dev browser-deps lint typecheck
+	mkdir -p $(ARTIFACTS)
+	$(BIN)/pytest --cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+
+# Exact versions come from the lock files; the project itself is installed editable on top.
+$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.lock
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@ $(VENV)/.installed
+
+# The browser tests drive Debian's Chromium; install it when missing and we may.
+browser-deps:
+	@sh scripts/ensure-chromium.sh
+
+clean:
+	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache .coverage *.egg-info

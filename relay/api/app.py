@@ -1,0 +1,57 @@
+"""The application factory. Nothing is created at import time."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from relay.api import games, streams
+from relay.api.rooms import Rooms
+from relay.bus.memory import MemoryBus
+from relay.config import Settings
+from relay.hub.hub import Hub
+from relay.store.engine import create_schema, open_engine
+
+
+def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
+    """Build the app. Without ``hub``, the app opens the database and runs its own hub."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if hub is not None:
+            app.state.hub = hub
+            app.state.rooms = Rooms(hub.bus)
+            yield
+            return
+        engine = open_engine(settings.db_url)
+        create_schema(engine)
+        own_hub = Hub(settings, engine, MemoryBus())
+        app.state.hub = own_hub
+        app.state.rooms = Rooms(own_hub.bus)
+        try:
+            yield
+        finally:
+            await own_hub.close()
+            engine.dispose()
+
+    app = FastAPI(
+        title="chess-relay",
+        summary="Live relay of over-the-board chess games from electronic boards",
+        version="0.1.0",
+        license_info={"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
+        lifespan=lifespan,
+    )
+    app.include_router(games.router)
+    app.include_router(streams.router)
+    index = settings.web_dir / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    def viewer() -> FileResponse:
+        return FileResponse(index)
+
+    app.mount("/static", StaticFiles(directory=settings.web_dir / "static"), name="static")
+    return app

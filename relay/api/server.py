@@ -1,0 +1,54 @@
+"""Serving the app with uvicorn inside an event loop that the caller owns."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Iterator
+
+import uvicorn
+from fastapi import FastAPI
+
+
+class ServeError(OSError):
+    """The server cannot listen where it was asked to."""
+
+
+class RelayServer(uvicorn.Server):
+    """uvicorn without its own signal handling: whoever runs the loop decides when to stop."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def make_server(app: FastAPI) -> RelayServer:
+    # permessage-deflate costs twice the CPU and three times the memory per spectator.
+    config = uvicorn.Config(
+        app,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="on",
+    )
+    return RelayServer(config)
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 picks a free port (read it with ``getsockname``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    sock.listen(128)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"

@@ -1,0 +1,65 @@
+"""Settings, in one place: read once (from the environment and the command line), passed down.
+
+Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
+``RELAY_WEB_DIR`` (the pages to serve) and ``RELAY_SETTLE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from relay.domain.game.tracker import DEFAULT_SETTLE_SECONDS
+
+
+def _source_web_dir() -> Path:
+    # In a source checkout (and an editable install) the pages sit beside the package.
+    return Path(__file__).resolve().parent.parent / "web"
+
+
+class SettingsError(ValueError):
+    """A setting with a value that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    db_url: str = "sqlite:///relay.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    web_dir: Path = field(default_factory=_source_web_dir)
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then the environment, then ``overrides`` that are not None."""
+        env = os.environ if environ is None else environ
+        settings = cls()
+        try:
+            from_env: dict[str, Any] = {}
+            if "RELAY_DB" in env:
+                from_env["db_url"] = env["RELAY_DB"]
+            if "RELAY_HOST" in env:
+                from_env["host"] = env["RELAY_HOST"]
+            if "RELAY_PORT" in env:
+                from_env["port"] = int(env["RELAY_PORT"])
+            if "RELAY_WEB_DIR" in env:
+                from_env["web_dir"] = Path(env["RELAY_WEB_DIR"])
+            if "RELAY_SETTLE_SECONDS" in env:
+                from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
+        except ValueError as error:
+            raise SettingsError(f"environment: {error}") from None
+        settings = replace(settings, **from_env)
+        settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise SettingsError(f"port {self.port} is out of range")
+        if self.settle_seconds < 0:
+            raise SettingsError("settle time cannot be negative")
+        if not (self.web_dir / "index.html").is_file():
+            raise SettingsError(f"no index.html in web directory {self.web_dir}")

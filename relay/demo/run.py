@@ -1,0 +1,244 @@
+"""Running the demo: database, simulated boards, hub and web server, started and stopped together."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import tempfile
+from dataclasses import dataclass, field, replace
+from datetime import date
+from importlib import resources
+from pathlib import Path
+
+import chess.pgn
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from relay.api.app import create_app
+from relay.api.server import RelayServer, listen_socket, make_server, url_of
+from relay.bus.memory import MemoryBus
+from relay.config import Settings
+from relay.hub.hub import Hub
+from relay.store.engine import create_schema, open_engine
+from relay.store.games import create_game, create_round, create_tournament
+
+#: The simulated players' thinking time varies by this fraction either way (boardsim's default).
+PLY_JITTER = 0.5
+
+log = logging.getLogger(__name__)
+
+#: How long the simulator may take to open its boards.
+BOARDSIM_START_SECONDS = 30.0
+
+
+def bundled_games() -> Path:
+    """The PGN file of real games the demo plays."""
+    return Path(str(resources.files("relay.demo").joinpath("games.pgn")))
+
+
+class DemoError(RuntimeError):
+    """The demo could not start (the simulator failed, the port is taken, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    boards: int = 8
+    ply_seconds: float = 1.5
+    touch_seconds: float = 0.12
+    seed: int | None = None
+    games: Path = field(default_factory=bundled_games)
+    #: Where to keep the demo's games; None means a fresh database removed at the end.
+    db_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    white: str
+    black: str
+    white_elo: int | None
+    black_elo: int | None
+
+    @classmethod
+    def of_headers(cls, headers: chess.pgn.Headers) -> Pairing:
+        return cls(
+            headers.get("White", "?"),
+            headers.get("Black", "?"),
+            _rating(headers.get("WhiteElo")),
+            _rating(headers.get("BlackElo")),
+        )
+
+
+def _rating(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+@dataclass(frozen=True, slots=True)
+class DemoBoard:
+    board: int
+    game_id: int
+    port: str
+    white: str
+    black: str
+
+
+class Demo:
+    """The whole demo in one event loop, plus the ``boardsim`` process."""
+
+    def __init__(self, settings: Settings, options: DemoOptions) -> None:
+        if options.boards < 1:
+            raise DemoError("the demo needs at least one board")
+        self.options = options
+        self._temp: tempfile.TemporaryDirectory[str] | None = None
+        if options.db_url is None:
+            self._temp = tempfile.TemporaryDirectory(prefix="relay-demo-")
+            settings = replace(settings, db_url=f"sqlite:///{self._temp.name}/demo.db")
+        else:
+            settings = replace(settings, db_url=options.db_url)
+        # A placement must be decided before the next move starts, or moves are missed:
+        # keep the settle time well under the shortest thinking time of the simulated players.
+        shortest_think = options.ply_seconds * (1 - PLY_JITTER)
+        settle = min(settings.settle_seconds, shortest_think / 3)
+        self.settings = replace(settings, settle_seconds=settle)
+        self.boards: list[DemoBoard] = []
+        self.round_id = 0
+        self.url = ""
+        self._engine: Engine | None = None
+        self._hub: Hub | None = None
+        self._boardsim: asyncio.subprocess.Process | None = None
+        self._server: RelayServer | None = None
+        self._serving: asyncio.Task[None] | None = None
+        self.finished_boards: set[int] = set()
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def start(self) -> str:
+        """Start everything and return the viewer's URL."""
+        try:
+            return await self._start()
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def _start(self) -> str:
+        self._engine = open_engine(self.settings.db_url)
+        create_schema(self._engine)
+        pairings = self._load_pairings()
+        ports = await self._start_boardsim()
+        self.round_id, game_ids = self._create_round(pairings)
+        self._hub = Hub(self.settings, self._engine, MemoryBus())
+        for number, (game_id, port, pairing) in enumerate(
+            zip(game_ids, ports, pairings, strict=True), start=1
+        ):
+            await self._hub.attach_dgt_board(game_id=game_id, url=port)
+            self.boards.append(DemoBoard(number, game_id, port, pairing.white, pairing.black))
+        sock = listen_socket(self.settings.host, self.settings.port)
+        self._server = make_server(create_app(self.settings, self._hub))
+        self._serving = asyncio.create_task(self._server.serve(sockets=[sock]))
+        self.url = url_of(sock)
+        return self.url
+
+    def _load_pairings(self) -> list[Pairing]:
+        pairings: list[Pairing] = []
+        with self.options.games.open(encoding="utf-8") as handle:
+            while (headers := chess.pgn.read_headers(handle)) is not None:
+                pairings.append(Pairing.of_headers(headers))
+        if not pairings:
+            raise DemoError(f"{self.options.games}: no games")
+        return [pairings[i % len(pairings)] for i in range(self.options.boards)]
+
+    def _create_round(self, pairings: list[Pairing]) -> tuple[int, list[int]]:
+        assert self._engine is not None
+        with Session(self._engine) as session:
+            tournament = create_tournament(
+                session, name="chess-relay demo", site="boardsim", start_date=date.today()
+            )
+            assert tournament.id is not None
+            round_ = create_round(session, tournament_id=tournament.id, number=1)
+            assert round_.id is not None
+            ids = []
+            for board, pairing in enumerate(pairings, start=1):
+                game = create_game(
+                    session,
+                    round_id=round_.id,
+                    board=board,
+                    white=pairing.white,
+                    black=pairing.black,
+                    white_elo=pairing.white_elo,
+                    black_elo=pairing.black_elo,
+                )
+                assert game.id is not None
+                ids.append(game.id)
+            return round_.id, ids
+
+    async def _start_boardsim(self) -> list[str]:
+        options = self.options
+        command = [
+            sys.executable,
+            "-m",
+            "boardsim",
+            "serve",
+            "--pgn",
+            str(options.games),
+            "--boards",
+            str(options.boards),
+            "--ply-seconds",
+            str(options.ply_seconds),
+            "--touch-seconds",
+            str(options.touch_seconds),
+        ]
+        if options.seed is not None:
+            command += ["--seed", str(options.seed)]
+        self._boardsim = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE
+        )
+        assert self._boardsim.stdout is not None
+        ports: list[str] = []
+        try:
+            async with asyncio.timeout(BOARDSIM_START_SECONDS):
+                while True:
+                    line = await self._boardsim.stdout.readline()
+                    if not line:
+                        raise DemoError("boardsim exited before its boards were ready")
+                    record = json.loads(line)
+                    if record["event"] == "board":
+                        ports.append(record["port"])
+                    elif record["event"] == "ready":
+                        break
+        except TimeoutError:
+            raise DemoError("boardsim did not open its boards in time") from None
+        self._watcher = asyncio.create_task(self._watch_boardsim())
+        return ports
+
+    async def _watch_boardsim(self) -> None:
+        assert self._boardsim is not None and self._boardsim.stdout is not None
+        while line := await self._boardsim.stdout.readline():
+            record = json.loads(line)
+            if record["event"] == "finished":
+                self.finished_boards.add(record["board"])
+                log.info("board %s has played its game", record["board"])
+
+    async def stop(self) -> None:
+        """Stop the server, the hub and the simulator; safe to call more than once."""
+        if self._server is not None and self._serving is not None:
+            self._server.should_exit = True
+            await asyncio.gather(self._serving, return_exceptions=True)
+            self._server = self._serving = None
+        if self._hub is not None:
+            await self._hub.close()
+            self._hub = None
+        if self._boardsim is not None:
+            if self._boardsim.returncode is None:
+                self._boardsim.terminate()
+            await self._boardsim.wait()
+            self._boardsim = None
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
+            self._watcher = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+        if self._temp is not None:
+            self._temp.cleanup()
+            self._temp = None

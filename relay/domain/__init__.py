@@ -1,0 +1,1 @@
+"""Pure logic: no I/O, no clock reads (time is passed in). Imports only stdlib and chess."""

@@ -1,0 +1,1 @@
+"""One game on one board: from board positions to moves, and the game's event log."""

@@ -1,0 +1,55 @@
+"""Finding the legal move (or short sequence of moves) that explains a placement.
+
+Only moves from squares whose content changed can explain a new placement, so candidates
+are generated from those squares alone and compared as bitboards (see ``PERFORMANCE.md``).
+"""
+
+from __future__ import annotations
+
+import chess
+
+from relay.domain.game.placement import Placement
+
+
+def find_move(board: chess.Board, target: Placement) -> chess.Move | None:
+    """The legal move that turns ``board`` into ``target``, or None if there is none."""
+    current = Placement.of_board(board)
+    changed = current.changed_squares(target)
+    if not changed:
+        return None
+    movers = changed & board.occupied_co[board.turn]
+    for move in board.generate_legal_moves(from_mask=movers):
+        board.push(move)
+        hit = Placement.of_board(board) == target
+        board.pop()
+        if hit:
+            return move
+    return None
+
+
+def find_moves(board: chess.Board, target: Placement, max_plies: int = 2) -> list[chess.Move]:
+    """The shortest legal sequence of at most ``max_plies`` moves reaching ``target``.
+
+    Returns an empty list when nothing explains the placement. Used when a position was
+    missed (pieces in the air, a busy line) and the board is already a move further on.
+    """
+    for plies in range(1, max_plies + 1):
+        found = _search(board, target, plies)
+        if found:
+            return found
+    return []
+
+
+def _search(board: chess.Board, target: Placement, plies: int) -> list[chess.Move]:
+    if plies == 1:
+        move = find_move(board, target)
+        return [] if move is None else [move]
+    for first in list(board.legal_moves):
+        board.push(first)
+        try:
+            rest = _search(board, target, plies - 1)
+        finally:
+            board.pop()
+        if rest:
+            return [first, *rest]
+    return []

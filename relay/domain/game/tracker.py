@@ -1,0 +1,99 @@
+"""From a stream of board placements to game events.
+
+The board reports every change its sensors see: a lifted piece, a piece put down, a capture
+in two or three steps. The tracker waits until a placement has stood still for the settle
+time, then asks which legal move (or two, if one was missed) explains it. Placements that
+nothing explains are waited on: a piece is in the air.
+
+Time is passed in by the caller (seconds on any monotonic scale for settling, Unix seconds
+for the event stamps); the tracker never reads a clock.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from relay.domain.game.events import GameEnded, GameEvent, MoveMade
+from relay.domain.game.matching import find_moves
+from relay.domain.game.placement import Placement
+
+#: How long a placement must stand still before it is decided, by default.
+DEFAULT_SETTLE_SECONDS = 0.25
+
+_TERMINATIONS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five moves",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+}
+
+
+class PositionTracker:
+    """Follows one game on one board."""
+
+    def __init__(
+        self, board: chess.Board | None = None, *, settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    ) -> None:
+        self.board = board.copy() if board is not None else chess.Board()
+        self.settle_seconds = settle_seconds
+        self._pending: Placement | None = None
+        self._since = 0.0
+        self._decided = Placement.of_board(self.board)
+        self._unexplained: Placement | None = None
+        self._finished = self.board.outcome() is not None
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def deadline(self) -> float | None:
+        """When :meth:`settle` should next be called, or None if there is nothing to decide."""
+        if self._pending is None or self._pending == self._decided or self._finished:
+            return None
+        if self._pending == self._unexplained:
+            return None  # tried already: wait for the board to change
+        return self._since + self.settle_seconds
+
+    def observe(self, placement: Placement, now: float) -> None:
+        """Record what the board shows at monotonic time ``now``."""
+        if placement != self._pending:
+            self._pending = placement
+            self._since = now
+
+    def settle(self, now: float, wall_time: float) -> list[GameEvent]:
+        """Decide the pending placement if it has stood still until :attr:`deadline`."""
+        deadline = self.deadline
+        placement = self._pending
+        if deadline is None or placement is None or now < deadline:
+            return []
+        moves = find_moves(self.board, placement)
+        if not moves:
+            self._unexplained = placement
+            return []
+        events: list[GameEvent] = []
+        for move in moves:
+            san = self.board.san(move)
+            self.board.push(move)
+            events.append(
+                MoveMade(
+                    ply=len(self.board.move_stack),
+                    uci=move.uci(),
+                    san=san,
+                    fen=self.board.fen(),
+                    at=wall_time,
+                )
+            )
+        self._decided = placement
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self._finished = True
+            events.append(
+                GameEnded(
+                    result=outcome.result(),
+                    termination=_TERMINATIONS.get(outcome.termination, outcome.termination.name),
+                    at=wall_time,
+                )
+            )
+        return events

@@ -1,0 +1,1 @@
+"""Application services: board sessions (driver events -> domain -> store -> bus)."""

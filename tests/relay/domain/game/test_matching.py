@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relay.domain.game.matching import find_move, find_moves
+from relay.domain.game.placement import Placement
+
+
+def after(board: chess.Board, *sans: str) -> Placement:
+    copy = board.copy()
+    for san in sans:
+        copy.push_san(san)
+    return Placement.of_board(copy)
+
+
+def test_quiet_move_found():
+    board = chess.Board()
+    assert find_move(board, after(board, "e4")) == chess.Move.from_uci("e2e4")
+
+
+def test_unchanged_placement_is_no_move():
+    board = chess.Board()
+    assert find_move(board, Placement.of_board(board)) is None
+
+
+def test_lifted_piece_is_no_move():
+    board = chess.Board()
+    board.remove_piece_at(chess.E2)
+    lifted = Placement.of_board(board)
+    assert find_move(chess.Board(), lifted) is None
+
+
+def test_castling_en_passant_and_promotion():
+    board = chess.Board("r3k2r/pPpp1ppp/8/3Pp3/8/8/8/R3K2R w KQkq e6 0 1")
+    for uci in ("e1g1", "e1c1", "d5e6", "b7a8q", "b7b8n"):
+        move = chess.Move.from_uci(uci)
+        assert find_move(board, after(board, board.san(move))) == move
+
+
+def test_wrong_side_move_is_not_found():
+    board = chess.Board()
+    black_moved = chess.Board()
+    black_moved.turn = chess.BLACK
+    black_moved.push_san("e5")
+    assert find_move(board, Placement.of_board(black_moved)) is None
+
+
+def test_missed_move_recovered_as_two_plies():
+    board = chess.Board()
+    assert find_moves(board, after(board, "e4", "c5")) == [
+        chess.Move.from_uci("e2e4"),
+        chess.Move.from_uci("c7c5"),
+    ]
+    assert board == chess.Board()  # the search leaves the board as it was
+
+
+def test_three_plies_ahead_is_not_explained_with_two():
+    board = chess.Board()
+    assert find_moves(board, after(board, "e4", "c5", "Nf3"), max_plies=2) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=80))
+def test_every_legal_move_of_a_random_game_is_found(choices):
+    board = chess.Board()
+    for choice in choices:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[choice % len(moves)]
+        target = after(board, board.san(move))
+        found = find_move(board, target)
+        # Two moves can only give the same placement if they are the same move.
+        assert found == move
+        board.push(move)

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import chess
+import chess.pgn
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from relay.domain.game.events import GameEnded, MoveMade
+from relay.domain.game.placement import Placement
+from relay.domain.game.tracker import PositionTracker
+
+SETTLE = 0.25
+
+
+def placement(board: chess.BaseBoard) -> Placement:
+    return Placement.of_board(board)
+
+
+def lifted(board: chess.Board, square: chess.Square) -> Placement:
+    copy = board.copy()
+    copy.remove_piece_at(square)
+    return placement(copy)
+
+
+def test_move_decided_only_after_settle_time():
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    board = chess.Board()
+    tracker.observe(lifted(board, chess.E2), 1.0)
+    board.push_san("e4")
+    tracker.observe(placement(board), 1.1)
+    assert tracker.deadline == 1.1 + SETTLE
+    assert tracker.settle(1.2, 0.0) == []
+    events = tracker.settle(1.1 + SETTLE, 1700000000.0)
+    assert events == [MoveMade(ply=1, uci="e2e4", san="e4", fen=board.fen(), at=1700000000.0)]
+    assert tracker.deadline is None
+
+
+def test_piece_in_the_air_is_waited_on_not_decided():
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    tracker.observe(lifted(chess.Board(), chess.G1), 0.0)
+    assert tracker.settle(5.0, 0.0) == []
+    assert tracker.deadline is None  # tried once; waits for the board to change
+    assert tracker.board == chess.Board()
+
+
+def test_dragged_rook_decided_where_it_stops():
+    board = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    tracker = PositionTracker(board, settle_seconds=SETTLE)
+    for square, t in ((chess.B1, 0.0), (chess.C1, 0.05), (chess.D1, 0.1)):
+        path = board.copy()
+        path.remove_piece_at(chess.A1)
+        path.set_piece_at(square, chess.Piece(chess.ROOK, chess.WHITE))
+        tracker.observe(placement(path), t)
+    events = tracker.settle(0.1 + SETTLE, 0.0)
+    assert [e.uci for e in events if isinstance(e, MoveMade)] == ["a1d1"]
+
+
+def test_missed_position_recovered():
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    board = chess.Board()
+    board.push_san("e4")
+    board.push_san("e5")
+    tracker.observe(placement(board), 0.0)
+    events = tracker.settle(SETTLE, 0.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["e4", "e5"]
+    assert [e.ply for e in events if isinstance(e, MoveMade)] == [1, 2]
+
+
+def test_checkmate_ends_the_game_and_stops_tracking():
+    tracker = PositionTracker(settle_seconds=0.0)
+    board = chess.Board()
+    events = []
+    for t, san in enumerate(("f3", "e5", "g4", "Qh4#")):
+        board.push_san(san)
+        tracker.observe(placement(board), float(t))
+        events += tracker.settle(float(t), 42.0)
+    assert events[-1] == GameEnded(result="0-1", termination="checkmate", at=42.0)
+    assert tracker.finished
+    tracker.observe(placement(chess.Board()), 10.0)
+    assert tracker.deadline is None
+
+
+def test_resumes_from_a_given_board():
+    board = chess.Board()
+    board.push_san("d4")
+    tracker = PositionTracker(board, settle_seconds=0.0)
+    board.push_san("Nf6")
+    tracker.observe(placement(board), 0.0)
+    assert [e.ply for e in tracker.settle(0.0, 0.0)] == [2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60))
+def test_random_games_played_square_by_square_are_reconstructed(choices):
+    """Lift, (remove captured,) place: every game comes out move for move."""
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    board = chess.Board()
+    now = 0.0
+    played: list[str] = []
+    decided: list[str] = []
+    for choice in choices:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[choice % len(moves)]
+        shown = board.copy()
+        shown.remove_piece_at(move.from_square)
+        tracker.observe(placement(shown), now)
+        now += 0.1
+        played.append(move.uci())
+        board.push(move)
+        tracker.observe(placement(board), now)
+        now += SETTLE
+        decided += [e.uci for e in tracker.settle(now, now) if isinstance(e, MoveMade)]
+    assert decided == played

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import pytest
+
+from relay.config import Settings, SettingsError
+
+
+def test_defaults_then_environment_then_overrides(tmp_path):
+    env = {"RELAY_DB": "sqlite:///x.db", "RELAY_PORT": "9000", "RELAY_SETTLE_SECONDS": "0.5"}
+    settings = Settings.from_env(env, port=9100, host=None)
+    assert settings.db_url == "sqlite:///x.db"
+    assert settings.port == 9100
+    assert settings.host == "127.0.0.1"
+    assert settings.settle_seconds == 0.5
+    assert (settings.web_dir / "index.html").is_file()
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"RELAY_PORT": "http"}, {"RELAY_PORT": "70000"}, {"RELAY_SETTLE_SECONDS": "-1"}],
+)
+def test_bad_values_are_refused(env):
+    with pytest.raises(SettingsError):
+        Settings.from_env(env)
+
+
+def test_web_dir_without_pages_is_refused(tmp_path):
+    with pytest.raises(SettingsError, match="index.html"):
+        Settings.from_env({"RELAY_WEB_DIR": str(tmp_path)})
