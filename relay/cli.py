@@ -1,4 +1,4 @@
-"""The ``relay`` command: ``serve`` runs the hub, ``demo`` runs a whole relay on simulated boards."""
+"""The ``relay`` command: ``serve`` runs the hub; ``demo`` relays games on simulated boards."""
 
 from __future__ import annotations
 

@@ -121,7 +121,9 @@ def test_the_rooms_cover_every_package():
 
 def test_a_forbidden_arrow_is_caught():
     source = "from relay.store.games import read_events\nimport chess\nfrom . import frames\n"
-    assert violations("drivers.dgt.protocol", imports_of(source, "drivers.dgt.protocol", False)) == [
+    assert violations(
+        "drivers.dgt.protocol", imports_of(source, "drivers.dgt.protocol", False)
+    ) == [
         "drivers.dgt.protocol imports relay.store.games (room drivers may import "
         "['drivers', 'serial'])",
         "drivers.dgt.protocol imports chess (room drivers may import ['drivers', 'serial'])",

@@ -89,7 +89,7 @@ class FrameDecoder:
             return self._drop(cut, "truncated header")
         if length < HEADER_LENGTH or length > MAX_MESSAGE_LENGTH:
             return self._drop(cut, f"impossible length {length}")
-        if cut < length:
+        if cut < min(length, len(buf)):
             return self._drop(cut, "truncated message")
         if len(buf) < length:
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import serial
@@ -50,7 +50,7 @@ class DgtSerialConnection:
     def protocol(self) -> DgtBoardProtocol:
         return self._protocol
 
-    async def events(self) -> AsyncIterator[BoardEvent]:
+    async def events(self) -> AsyncGenerator[BoardEvent, None]:
         """Board events in arrival order; ends after a :class:`Disconnected` event."""
         while True:
             event = await self._queue.get()
@@ -58,10 +58,12 @@ class DgtSerialConnection:
             if isinstance(event, Disconnected):
                 return
 
-    def close(self) -> None:
+    def close(self, reason: str = "closed by the host") -> None:
+        """Release the port; the event stream ends with a :class:`Disconnected` event."""
         if self._closed:
             return
         self._closed = True
+        self._queue.put_nowait(Disconnected(reason))
         if self._reader_fd is not None:
             self._loop.remove_reader(self._reader_fd)
         with contextlib.suppress(serial.SerialException, OSError):
@@ -103,6 +105,8 @@ class DgtSerialConnection:
                 self._loop.call_soon_threadsafe(self._feed, data)
 
     def _feed(self, data: bytes) -> None:
+        if self._closed:
+            return  # scheduled by the reader thread just before the port was closed
         self._protocol.receive_data(data)
         for event in self._protocol.events_received():
             self._queue.put_nowait(event)
@@ -118,7 +122,4 @@ class DgtSerialConnection:
             self._lost(str(error))
 
     def _lost(self, reason: str) -> None:
-        if self._closed:
-            return
-        self._queue.put_nowait(Disconnected(reason))
-        self.close()
+        self.close(reason)

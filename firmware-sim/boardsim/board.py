@@ -31,11 +31,7 @@ LONG_SERIALNR = 0xA2
 
 #: The start position in DGT order: a8..h8, a7..h7, ..., a1..h1.
 START_POSITION: tuple[int, ...] = (
-    (8, 9, 10, 12, 11, 10, 9, 8)
-    + (7,) * 8
-    + (0,) * 32
-    + (1,) * 8
-    + (2, 3, 4, 6, 5, 4, 3, 2)
+    (8, 9, 10, 12, 11, 10, 9, 8) + (7,) * 8 + (0,) * 32 + (1,) * 8 + (2, 3, 4, 6, 5, 4, 3, 2)
 )
 
 
@@ -58,6 +54,8 @@ _MODE_COMMANDS = {
 def message(message_id: int, data: bytes) -> bytes:
     """A board message: id, total length in two 7-bit halves, data."""
     size = len(data) + 3
+    if size >= 1 << 14:
+        raise ValueError(f"a message of {size} bytes does not fit the 14-bit length")
     return bytes((message_id, size >> 7, size & 0x7F)) + data
 
 
@@ -73,6 +71,10 @@ class VirtualBoard:
     ) -> None:
         if len(serial_number) != 5 or not serial_number.isdigit():
             raise ValueError("a DGT serial number is 5 digits")
+        if not all(0 <= part < 0x80 for part in version):
+            raise ValueError("version numbers are 7-bit values")
+        if not trademark.isascii() or len(trademark) > 200:
+            raise ValueError("the trademark is at most 200 ASCII characters")
         self.squares = list(START_POSITION)
         self.mode = UpdateMode.IDLE
         self.serial_number = serial_number

@@ -27,14 +27,15 @@ from boardsim.pty_link import PtyLink
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boardsim", description="Virtual DGT boards on pseudo-terminals, playing games from a PGN file.")
+    parser = argparse.ArgumentParser(
+        prog="boardsim",
+        description="Virtual DGT boards on pseudo-terminals, playing games from a PGN file.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve boards that play games from a PGN file")
     serve.add_argument("--pgn", type=Path, required=True, help="games to play, in order")
     serve.add_argument("--boards", type=int, default=8, help="number of boards (default 8)")
-    serve.add_argument(
-        "--ply-seconds", type=float, default=1.5, help="mean thinking time per ply"
-    )
+    serve.add_argument("--ply-seconds", type=float, default=1.5, help="mean thinking time per ply")
     serve.add_argument(
         "--touch-seconds", type=float, default=0.12, help="mean pause between touches"
     )
@@ -63,9 +64,7 @@ async def serve(
     games: Sequence[chess.pgn.Game], pace: Pace, seed: int | None, stop: asyncio.Event
 ) -> None:
     """Serve one board per game until ``stop`` is set; a failing player stops them all."""
-    links = [
-        PtyLink(VirtualBoard(serial_number=f"{10000 + n:05d}")) for n in range(len(games))
-    ]
+    links = [PtyLink(VirtualBoard(serial_number=f"{10000 + n:05d}")) for n in range(len(games))]
     players: list[asyncio.Task[None]] = []
     failures: list[BaseException] = []
 

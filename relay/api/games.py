@@ -72,7 +72,9 @@ def round_pgn(session: SessionDep, round_id: int) -> PlainTextResponse:
 @router.get("/games")
 def games(session: SessionDep) -> list[dict[str, Any]]:
     """Board summaries of every game."""
-    return [game_summary(game, read_log(session, game_id=_id(game))) for game in list_games(session)]
+    return [
+        game_summary(game, read_log(session, game_id=_id(game))) for game in list_games(session)
+    ]
 
 
 @router.get(

@@ -1,4 +1,4 @@
-"""Running the demo: database, simulated boards, hub and web server, started and stopped together."""
+"""The demo's parts (database, simulated boards, hub, web server), started and stopped together."""
 
 from __future__ import annotations
 
@@ -207,12 +207,11 @@ class Demo:
                         break
         except TimeoutError:
             raise DemoError("boardsim did not open its boards in time") from None
-        self._watcher = asyncio.create_task(self._watch_boardsim())
+        self._watcher = asyncio.create_task(self._watch_boardsim(self._boardsim.stdout))
         return ports
 
-    async def _watch_boardsim(self) -> None:
-        assert self._boardsim is not None and self._boardsim.stdout is not None
-        while line := await self._boardsim.stdout.readline():
+    async def _watch_boardsim(self, output: asyncio.StreamReader) -> None:
+        while line := await output.readline():
             record = json.loads(line)
             if record["event"] == "finished":
                 self.finished_boards.add(record["board"])

@@ -94,9 +94,7 @@ class BoardSession:
         async def record() -> None:
             if previous is not None:
                 await previous  # keep the log in the order the moves were played
-            await self._recorder.record(
-                round_id=self.round_id, game_id=self.game_id, events=events
-            )
+            await self._recorder.record(round_id=self.round_id, game_id=self.game_id, events=events)
 
         self._settling = self._loop.create_task(record())
         self._settling.add_done_callback(self._report_failure)

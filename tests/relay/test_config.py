@@ -25,5 +25,5 @@ def test_bad_values_are_refused(env):
 
 
 def test_web_dir_without_pages_is_refused(tmp_path):
-    with pytest.raises(SettingsError, match="index.html"):
+    with pytest.raises(SettingsError, match=r"index\.html"):
         Settings.from_env({"RELAY_WEB_DIR": str(tmp_path)})

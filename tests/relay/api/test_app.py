@@ -42,14 +42,14 @@ def setup_round(client: TestClient) -> tuple[int, int]:
         return round_.id, game.id
 
 
-def play(client: TestClient, round_id: int, game_id: int, *sans: str, board=None) -> chess.Board:
+def play(
+    client: TestClient, round_id: int, game_id: int, *sans: str, board: chess.Board | None = None
+) -> chess.Board:
     board = board or chess.Board()
     events = []
     for san in sans:
         move = board.push_san(san)
-        events.append(
-            MoveMade(ply=board.ply(), uci=move.uci(), san=san, fen=board.fen(), at=1.0)
-        )
+        events.append(MoveMade(ply=board.ply(), uci=move.uci(), san=san, fen=board.fen(), at=1.0))
     hub = hub_of(client)
 
     async def record() -> None:

@@ -52,7 +52,8 @@ def test_events_numbered_per_game_and_read_back_after_reopening(engine, tmp_path
         a = create_game(session, round_id=round_id, board=1, white="A", black="B")
         b = create_game(session, round_id=round_id, board=2, white="C", black="D")
         a_id, b_id = a.id, b.id
-        assert a_id is not None and b_id is not None
+        assert a_id is not None
+        assert b_id is not None
         first = append_events(
             session, game_id=a_id, events=[("move", {"uci": "e2e4"})], recorded_at=1.0
         )

@@ -58,7 +58,8 @@ def test_round_is_games_in_order_separated_by_blank_lines():
     text = render_round([one, two])
     handle = io.StringIO(text)
     first, second = chess.pgn.read_game(handle), chess.pgn.read_game(handle)
-    assert first is not None and second is not None
+    assert first is not None
+    assert second is not None
     assert first.headers["Result"] == "*"
     assert second.headers["Result"] == "1-0"
     assert chess.pgn.read_game(handle) is None

@@ -6,6 +6,7 @@ import pytest
 from relay.domain.game.events import (
     EventFormatError,
     GameEnded,
+    GameEvent,
     MoveMade,
     event_data,
     event_from_data,
@@ -13,9 +14,9 @@ from relay.domain.game.events import (
 from relay.domain.game.record import GameLogError, GameRecord
 
 
-def moves(*sans: str) -> list[MoveMade]:
+def moves(*sans: str) -> list[GameEvent]:
     board = chess.Board()
-    out = []
+    out: list[GameEvent] = []
     for ply, san in enumerate(sans, start=1):
         move = board.push_san(san)
         out.append(MoveMade(ply=ply, uci=move.uci(), san=san, fen=board.fen(), at=float(ply)))

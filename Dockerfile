@@ -1,0 +1,32 @@
+# The hub alone (`relay serve`), for a server or a venue machine.
+#   docker build -t chess-relay .
+#   docker run -p 8000:8000 -v relay-data:/data chess-relay
+# A USB board: add --device /dev/ttyACM0 (the user is in the dialout group).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    RELAY_HOST=0.0.0.0 \
+    RELAY_PORT=8000 \
+    RELAY_DB=sqlite:////data/relay.db \
+    RELAY_WEB_DIR=/app/web
+
+WORKDIR /app
+COPY requirements.lock ./
+RUN pip install --no-cache-dir -r requirements.lock
+
+COPY pyproject.toml README.md LICENSE ./
+COPY relay ./relay
+COPY drivers ./drivers
+COPY firmware-sim ./firmware-sim
+COPY web ./web
+RUN pip install --no-cache-dir --no-deps . \
+    && useradd --system --uid 10001 --groups dialout --home-dir /data relay \
+    && mkdir -p /data && chown relay /data
+
+USER relay
+VOLUME /data
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=3)"
+CMD ["relay", "serve"]

@@ -1,0 +1,129 @@
+"""`relay demo` as a user runs it, watched in a real Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "build" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+# Flags for a root user on a machine with no outside network (see the machine notes).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+BOARDS = 8
+
+
+def glyphs(board: chess.Board) -> list[str]:
+    """The viewer's squares, a8 to h1: solid glyphs for both colours, as the page draws."""
+    return [
+        ""
+        if (piece := board.piece_at(chess.square(file, rank))) is None
+        else chess.UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]
+        for rank in range(7, -1, -1)
+        for file in range(8)
+    ]
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        body: bytes = response.read()
+    return body.decode()
+
+
+@pytest.fixture
+def demo_url(tmp_path) -> Iterator[str]:
+    """Run `relay demo` in its own process and yield the URL it prints."""
+    command = [sys.executable, "-m", "relay.cli", "demo", "--port", "0", "--ply-seconds", "0.4"]
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        try:
+            url = None
+            for line in process.stdout:
+                found = re.search(r"Open (http://\S+) in a browser", line)
+                if found:
+                    url = found.group(1)
+                    break
+            assert url is not None, process.stderr.read()
+            yield url
+        finally:
+            # Ctrl-C, as a user stops the demo: it must stop cleanly.
+            process.send_signal(signal.SIGINT)
+            try:
+                code = process.wait(timeout=30)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+        errors = process.stderr.read()
+        assert code == 130, errors
+        assert "Traceback" not in errors, errors
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    assert Path(CHROMIUM).exists(), "install Debian chromium: make browser-deps"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()
+
+
+@pytest.mark.browser
+def test_viewer_shows_the_boards_moving(demo_url, page):
+    page.goto(demo_url)
+    boards = page.locator("article.game")
+    expect(boards).to_have_count(BOARDS, timeout=20_000)
+    expect(page.locator("#status")).to_have_text("live")
+    expect(page.locator("#round-title")).to_have_text("Round 1")
+    first = boards.first
+    expect(first.locator(".white .name")).to_have_text("Liren, Ding")
+    start_ply = int(first.get_attribute("data-ply") or "0")
+    # Moves arrive live: the board's ply count goes up and its squares change.
+    page.wait_for_function(
+        f"Number(document.querySelector('article.game').dataset.ply) >= {start_ply + 3}",
+        timeout=30_000,
+    )
+    expect(first.locator(".last-move")).not_to_have_text("start")
+    # What the page shows is the stored game at the ply it says it shows.
+    shown = first.evaluate(
+        "card => ({ply: Number(card.dataset.ply), id: card.dataset.gameId,"
+        " squares: [...card.querySelectorAll('.sq')].map(c => c.textContent)})"
+    )
+    assert shown["ply"] >= start_ply + 3
+    detail = json.loads(fetch(f"{demo_url}api/games/{shown['id']}"))
+    board = chess.Board()
+    for move in detail["moves"][: shown["ply"]]:
+        board.push_uci(move["uci"])
+    assert shown["squares"] == glyphs(board)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "viewer.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
