@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from relay.api.app import create_app
 from relay.api.server import ServeError, listen_socket, make_server, url_of
@@ -45,22 +47,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _on_stop_signals(stop: Callable[[], None]) -> None:
+    """Ctrl-C and SIGTERM (as sent by docker stop) end the command cleanly."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+
+
 async def _serve(settings: Settings) -> None:
     sock = listen_socket(settings.host, settings.port)
+    server = make_server(create_app(settings))
+
+    def stop() -> None:
+        server.should_exit = True
+
+    _on_stop_signals(stop)
     print(f"chess-relay hub on {url_of(sock)} (database {settings.db_url})", flush=True)
-    await make_server(create_app(settings)).serve(sockets=[sock])
+    await server.serve(sockets=[sock])
 
 
 async def _demo(settings: Settings, options: DemoOptions, duration: float | None) -> None:
+    stop = asyncio.Event()
+    _on_stop_signals(stop.set)
     demo = Demo(settings, options)
     try:
         url = await demo.start()
         print(f"chess-relay demo: {options.boards} boards playing round 1", flush=True)
         print(f"Open {url} in a browser; Ctrl-C stops.", flush=True)
-        if duration is None:
-            await asyncio.Event().wait()
-        else:
-            await asyncio.sleep(duration)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), duration)
     finally:
         await demo.stop()
 
@@ -82,10 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             asyncio.run(_demo(settings, options, args.duration))
     except KeyboardInterrupt:
-        return 130
+        return 130  # interrupted before the event loop could take over the signal
     except (SettingsError, ServeError, DemoError) as error:
         print(f"relay: {error}", file=sys.stderr)
         return 1
+    print("relay: stopped", file=sys.stderr)
     return 0
 
 

@@ -189,8 +189,10 @@ class Demo:
         ]
         if options.seed is not None:
             command += ["--seed", str(options.seed)]
+        # Its own session: a Ctrl-C in the terminal stops the demo, which then stops the
+        # simulator after the hub has let go of the boards.
         self._boardsim = await asyncio.create_subprocess_exec(
-            *command, stdout=asyncio.subprocess.PIPE
+            *command, stdout=asyncio.subprocess.PIPE, start_new_session=True
         )
         assert self._boardsim.stdout is not None
         ports: list[str] = []

@@ -63,9 +63,10 @@ class Hub:
         return session
 
     async def close(self) -> None:
-        for connection in self._connections:
-            connection.close()
+        """Stop following the boards (moves already decided are still recorded), then let go."""
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for connection in self._connections:
+            connection.close()
         self.recorder.close()

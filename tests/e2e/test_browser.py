@@ -81,8 +81,10 @@ def demo_url(tmp_path) -> Iterator[str]:
                 if process.poll() is None:
                     process.kill()
         errors = process.stderr.read()
-        assert code == 130, errors
+        assert code == 0, errors
+        assert "relay: stopped" in errors
         assert "Traceback" not in errors, errors
+        assert "WARNING" not in errors, errors  # e.g. boards lost before the hub let go
 
 
 @pytest.fixture

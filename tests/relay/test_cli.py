@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+import json
+import re
+import signal
+import socket
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 
@@ -35,8 +40,6 @@ def test_bad_setting_is_a_clear_error(capsys, monkeypatch):
 
 
 def test_port_in_use_is_a_clear_error(capsys, tmp_path):
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -44,3 +47,26 @@ def test_port_in_use_is_a_clear_error(capsys, tmp_path):
         code = main(["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(port)])
     assert code == 1
     assert "cannot listen" in capsys.readouterr().err
+
+
+def test_serve_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
+    command = [sys.executable, "-m", "relay.cli", "serve", "--port", "0"]
+    command += ["--db", f"sqlite:///{tmp_path / 'serve.db'}"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        try:
+            banner = process.stdout.readline()
+            found = re.search(r"hub on (http://\S+) ", banner)
+            assert found, banner + process.stderr.read()
+            with urllib.request.urlopen(f"{found.group(1)}api/health", timeout=10) as reply:
+                assert json.load(reply) == {"status": "ok"}
+        finally:
+            process.send_signal(signal.SIGINT)
+            code = process.wait(timeout=30)
+        errors = process.stderr.read()
+    assert code == 0, errors
+    assert "Traceback" not in errors
+    assert (tmp_path / "serve.db").is_file()

@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Iterator
+
+import anyio
+import chess
+import pytest
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from boardsim.board import VirtualBoard
+from boardsim.hands import touches_for_move
+from boardsim.pty_link import PtyLink
+from drivers.events import BoardEvent, FieldChange, Position, PositionSnapshot
+from relay.bus.memory import MemoryBus
+from relay.bus.messages import Published, game_topic
+from relay.config import Settings
+from relay.domain.game.events import MoveMade, event_data
+from relay.domain.game.tracker import PositionTracker
+from relay.hub.board_session import BoardSession
+from relay.hub.hub import Hub
+from relay.hub.recorder import GameRecorder
+from relay.store.engine import create_schema, open_engine
+from relay.store.games import (
+    append_events,
+    create_game,
+    create_round,
+    create_tournament,
+    read_events,
+)
+
+SETTLE = 0.01
+
+
+@pytest.fixture
+def engine(tmp_path) -> Iterator[Engine]:
+    engine = open_engine(f"sqlite:///{tmp_path / 'hub.db'}")
+    create_schema(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def game_id(engine) -> int:
+    with Session(engine) as session:
+        tournament = create_tournament(session, name="Hub test")
+        assert tournament.id is not None
+        round_ = create_round(session, tournament_id=tournament.id, number=1)
+        assert round_.id is not None
+        game = create_game(session, round_id=round_.id, board=1, white="A", black="B")
+        assert game.id is not None
+        return game.id
+
+
+def position_of(board: chess.BaseBoard) -> Position:
+    return tuple(
+        None if (piece := board.piece_at(square)) is None else piece.symbol()
+        for square in chess.SQUARES
+    )
+
+
+class ScriptedBoard:
+    """A board driver stand-in: the test pushes events, the session reads them."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[BoardEvent | None] = asyncio.Queue()
+
+    async def events(self) -> AsyncIterator[BoardEvent]:
+        while (event := await self.queue.get()) is not None:
+            yield event
+
+    def play(self, board: chess.Board, san: str) -> None:
+        """Lift and place (and remove) pieces as a player does, then push the move."""
+        move = board.parse_san(san)
+        shown = board.copy()
+        for touch in touches_for_move(board, move, random.Random(1)):
+            if touch.piece is None:
+                shown.remove_piece_at(touch.square)
+            else:
+                shown.set_piece_at(touch.square, touch.piece)
+            self.queue.put_nowait(FieldChange(touch.square, None, position_of(shown)))
+        board.push(move)
+
+
+@pytest.mark.anyio
+async def test_moves_are_committed_before_they_are_published(engine, game_id):
+    bus = MemoryBus()
+    recorder = GameRecorder(engine, bus)
+    published: list[Published] = []
+    stored_when_published: list[list[int]] = []
+    progress = asyncio.Event()
+
+    def on_event(message: Published) -> None:
+        with Session(engine) as session:
+            stored_when_published.append([e.seq for e in read_events(session, game_id=game_id)])
+        published.append(message)
+        progress.set()
+
+    bus.subscribe(game_topic(game_id), on_event)
+    session = BoardSession(
+        round_id=1,
+        game_id=game_id,
+        tracker=PositionTracker(settle_seconds=SETTLE),
+        recorder=recorder,
+    )
+    driver = ScriptedBoard()
+    running = asyncio.create_task(session.run(driver.events()))
+    board = chess.Board()
+    driver.queue.put_nowait(PositionSnapshot(position_of(board)))
+    for san in ("e4", "d5", "exd5"):
+        driver.play(board, san)
+        with anyio.fail_after(5):
+            while len(published) < len(board.move_stack):
+                progress.clear()
+                await progress.wait()
+    driver.queue.put_nowait(None)
+    await running
+    recorder.close()
+    assert [(m.seq, m.data["san"]) for m in published] == [(1, "e4"), (2, "d5"), (3, "exd5")]
+    # Each event was already in the database when subscribers heard of it.
+    assert [seq[-1] for seq in stored_when_published] == [1, 2, 3]
+
+
+@pytest.mark.anyio
+async def test_hub_resumes_a_game_from_its_stored_log(engine, game_id):
+    board = chess.Board()
+    first = board.push_san("e4")
+    with Session(engine) as session:
+        append_events(
+            session,
+            game_id=game_id,
+            events=[("move", event_data(MoveMade(1, first.uci(), "e4", board.fen(), 0.0)))],
+            recorded_at=0.0,
+        )
+    bus = MemoryBus()
+    arrived = asyncio.Event()
+    got: list[Published] = []
+
+    def on_event(message: Published) -> None:
+        got.append(message)
+        arrived.set()
+
+    bus.subscribe(game_topic(game_id), on_event)
+    hub = Hub(Settings(settle_seconds=SETTLE), engine, bus)
+    virtual = VirtualBoard()
+    link = PtyLink(virtual)
+    try:
+        # The physical board already shows 1. e4 when the hub attaches.
+        virtual.set_square(52, 0)  # e2 (DGT index 52) lifted
+        virtual.set_square(36, 1)  # white pawn on e4 (DGT index 36)
+        await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        with anyio.fail_after(5):
+            await link.wait_until_updating()
+        reply = board.parse_san("c5")
+        for touch in touches_for_move(board, reply, random.Random(2)):
+            virtual.set_square(touch.dgt_index, touch.dgt_code)
+        link.flush()
+        with anyio.fail_after(5):
+            await arrived.wait()
+    finally:
+        await hub.close()
+        link.close()
+    assert [(m.seq, m.kind, m.data["san"], m.data["ply"]) for m in got] == [(2, "move", "c5", 2)]
+    with Session(engine) as session:
+        assert [e.data["san"] for e in read_events(session, game_id=game_id)] == ["e4", "c5"]
+    assert hub.sessions[game_id].tracker.board == board_after(board, "c5")
+
+
+def board_after(board: chess.Board, san: str) -> chess.Board:
+    after = board.copy()
+    after.push_san(san)
+    return after
