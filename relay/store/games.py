@@ -6,12 +6,14 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from relay.store.models import Game, GameEventRow, Round, Tournament
+
+RowT = TypeVar("RowT", Game, Round, Tournament)
 
 
 class NotFoundError(LookupError):
@@ -72,24 +74,22 @@ def create_game(
 
 
 def get_game(session: Session, *, game_id: int) -> Game:
-    game = session.get(Game, game_id)
-    if game is None:
-        raise NotFoundError(f"game {game_id}")
-    return game
+    return _get(session, Game, game_id)
 
 
 def get_round(session: Session, *, round_id: int) -> Round:
-    round_ = session.get(Round, round_id)
-    if round_ is None:
-        raise NotFoundError(f"round {round_id}")
-    return round_
+    return _get(session, Round, round_id)
 
 
 def get_tournament(session: Session, *, tournament_id: int) -> Tournament:
-    tournament = session.get(Tournament, tournament_id)
-    if tournament is None:
-        raise NotFoundError(f"tournament {tournament_id}")
-    return tournament
+    return _get(session, Tournament, tournament_id)
+
+
+def _get(session: Session, model: type[RowT], key: int) -> RowT:
+    row = session.get(model, key)
+    if row is None:
+        raise NotFoundError(f"{model.__name__.lower()} {key}")
+    return row
 
 
 def list_rounds(session: Session) -> Sequence[Round]:

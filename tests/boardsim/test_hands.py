@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardsim.hands import Touch, touches_for_move
+from tests.strategies import legal_games
 
 
 class FixedRandom(random.Random):
@@ -39,20 +40,12 @@ def board_from(fen: str) -> chess.Board:
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    st.lists(st.integers(min_value=0, max_value=10_000), max_size=60),
-    st.randoms(use_true_random=False),
-)
+@given(legal_games(60), st.randoms(use_true_random=False))
 def test_touches_reproduce_every_move_of_random_games(
-    choices: list[int], rng: random.Random
+    game: list[chess.Move], rng: random.Random
 ) -> None:
     board = chess.Board()
-    for choice in choices:
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = moves[choice % len(moves)]
-
+    for move in game:
         touches = touches_for_move(board, move, rng)
         sensed = apply(board, touches)
         board.push(move)

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import chess
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from relay.domain.game.matching import find_move, find_moves
 from relay.domain.game.placement import Placement
+from tests.strategies import legal_games
 
 
 def after(board: chess.Board, *sans: str) -> Placement:
@@ -62,14 +62,10 @@ def test_three_plies_ahead_is_not_explained_with_two():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=80))
-def test_every_legal_move_of_a_random_game_is_found(choices):
+@given(legal_games(80))
+def test_every_legal_move_of_a_random_game_is_found(game):
     board = chess.Board()
-    for choice in choices:
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = moves[choice % len(moves)]
+    for move in game:
         target = after(board, board.san(move))
         found = find_move(board, target)
         # Two moves can only give the same placement if they are the same move.

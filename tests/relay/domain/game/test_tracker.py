@@ -3,11 +3,11 @@ from __future__ import annotations
 import chess
 import chess.pgn
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from relay.domain.game.events import GameEnded, MoveMade
 from relay.domain.game.placement import Placement
 from relay.domain.game.tracker import PositionTracker
+from tests.strategies import legal_games
 
 SETTLE = 0.25
 
@@ -90,19 +90,15 @@ def test_resumes_from_a_given_board():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60))
-def test_random_games_played_square_by_square_are_reconstructed(choices):
+@given(legal_games(60))
+def test_random_games_played_square_by_square_are_reconstructed(game):
     """Lift, (remove captured,) place: every game comes out move for move."""
     tracker = PositionTracker(settle_seconds=SETTLE)
     board = chess.Board()
     now = 0.0
     played: list[str] = []
     decided: list[str] = []
-    for choice in choices:
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = moves[choice % len(moves)]
+    for move in game:
         shown = board.copy()
         shown.remove_piece_at(move.from_square)
         tracker.observe(placement(shown), now)
@@ -113,3 +109,4 @@ def test_random_games_played_square_by_square_are_reconstructed(choices):
         now += SETTLE
         decided += [e.uci for e in tracker.settle(now, now) if isinstance(e, MoveMade)]
     assert decided == played
+    assert tracker.finished == (board.outcome() is not None)

@@ -1,0 +1,21 @@
+"""Hypothesis strategies shared by the test suites."""
+
+from __future__ import annotations
+
+import chess
+from hypothesis import strategies as st
+
+
+@st.composite
+def legal_games(draw: st.DrawFn, max_plies: int = 60) -> list[chess.Move]:
+    """A random legal game from the start position, stopping early where the laws end it
+    (checkmate, stalemate, dead material, fivefold repetition, 75 moves)."""
+    board = chess.Board()
+    moves: list[chess.Move] = []
+    for _ in range(draw(st.integers(min_value=1, max_value=max_plies))):
+        if board.outcome() is not None:
+            break
+        move = draw(st.sampled_from(list(board.legal_moves)))
+        board.push(move)
+        moves.append(move)
+    return moves
