@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARTIFACTS := build/artifacts
 
-.PHONY: demo test lint typecheck unit browser-deps install install-dev clean
+.PHONY: demo test lint typecheck browser-deps install install-dev clean
 
 demo: $(VENV)/.installed
 	$(BIN)/relay demo

@@ -58,7 +58,7 @@ def run(games: list[list[chess.Move]]) -> dict[str, list[float]]:
             start = clock()
             naive_find(board, fen)
             results["naive_fen"].append((clock() - start) / 1000)
-            tracker.observe(target, 0.0)
+            tracker.observe(target, 0.0, 0.0)
             start = clock()
             tracker.settle(0.0, 0.0)
             results["tracker"].append((clock() - start) / 1000)

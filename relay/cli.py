@@ -12,8 +12,11 @@ from collections.abc import Callable, Sequence
 
 from relay.api.app import create_app
 from relay.api.server import ServeError, listen_socket, make_server, url_of
+from relay.bus.memory import MemoryBus
 from relay.config import Settings, SettingsError
 from relay.demo.run import Demo, DemoError, DemoOptions
+from relay.hub.hub import Hub
+from relay.store.engine import StoreError, open_store
 
 log = logging.getLogger("relay")
 
@@ -55,15 +58,21 @@ def _on_stop_signals(stop: Callable[[], None]) -> None:
 
 
 async def _serve(settings: Settings) -> None:
-    sock = listen_socket(settings.host, settings.port)
-    server = make_server(create_app(settings))
+    engine = open_store(settings.db_url)
+    hub = Hub(settings, engine, MemoryBus())
+    try:
+        sock = listen_socket(settings.host, settings.port)
+        server = make_server(create_app(settings, hub))
 
-    def stop() -> None:
-        server.should_exit = True
+        def stop() -> None:
+            server.should_exit = True
 
-    _on_stop_signals(stop)
-    print(f"chess-relay hub on {url_of(sock)} (database {settings.db_url})", flush=True)
-    await server.serve(sockets=[sock])
+        _on_stop_signals(stop)
+        print(f"chess-relay hub on {url_of(sock)} (database {settings.db_url})", flush=True)
+        await server.serve(sockets=[sock])
+    finally:
+        await hub.close()
+        engine.dispose()
 
 
 async def _demo(settings: Settings, options: DemoOptions, duration: float | None) -> None:
@@ -98,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(_demo(settings, options, args.duration))
     except KeyboardInterrupt:
         return 130  # interrupted before the event loop could take over the signal
-    except (SettingsError, ServeError, DemoError) as error:
+    except (SettingsError, ServeError, DemoError, StoreError) as error:
         print(f"relay: {error}", file=sys.stderr)
         return 1
     print("relay: stopped", file=sys.stderr)

@@ -24,6 +24,10 @@ _READ_SIZE = 4096
 _THREAD_POLL_SECONDS = 0.05
 
 
+class PortError(OSError):
+    """The port could not be opened (no such device, no permission, busy)."""
+
+
 class DgtSerialConnection:
     """A connected board: an async stream of :data:`~drivers.events.BoardEvent`."""
 
@@ -39,7 +43,10 @@ class DgtSerialConnection:
     @classmethod
     async def open(cls, url: str) -> DgtSerialConnection:
         """Open ``url``, take over the board and start reading."""
-        port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=0)
+        try:
+            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=0)
+        except (serial.SerialException, OSError, ValueError) as error:
+            raise PortError(f"cannot open board port {url}: {error}") from None
         connection = cls(port, DgtBoardProtocol())
         connection._start_reading()
         connection._protocol.start()

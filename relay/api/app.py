@@ -14,7 +14,7 @@ from relay.api.rooms import Rooms
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.hub.hub import Hub
-from relay.store.engine import create_schema, open_engine
+from relay.store.engine import open_store
 
 
 def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
@@ -27,8 +27,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             app.state.rooms = Rooms(hub.bus)
             yield
             return
-        engine = open_engine(settings.db_url)
-        create_schema(engine)
+        engine = open_store(settings.db_url)
         own_hub = Hub(settings, engine, MemoryBus())
         app.state.hub = own_hub
         app.state.rooms = Rooms(own_hub.bus)

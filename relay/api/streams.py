@@ -3,7 +3,9 @@
 Every message is JSON with a ``type``. A game stream first replays the stored events after
 ``?since=V`` and then sends new ones live; a round stream first sends a ``snapshot`` of every
 board and then the events of all its games. Events carry their game's version ``v``, so a
-client that reconnects asks for what it missed.
+client that reconnects asks for what it missed. A client whose ``since`` is ahead of the
+log (it saw a database that has since been replaced) gets ``{"type": "reload"}`` and the
+whole log from the start.
 """
 
 from __future__ import annotations
@@ -33,65 +35,76 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
 
 
-def _state(websocket: WebSocket) -> tuple[Hub, Rooms]:
-    return websocket.app.state.hub, websocket.app.state.rooms
-
-
 @router.websocket("/games/{game_id}/stream")
 async def game_stream(websocket: WebSocket, game_id: int, since: int = 0) -> None:
-    hub, rooms = _state(websocket)
-    await websocket.accept()
-    member = rooms.join(game_topic(game_id))
-    try:
+    def load(session: Session) -> list[StoredEvent]:
+        get_game(session, game_id=game_id)
+        return read_log(session, game_id=game_id)
 
-        def load(session: Session) -> list[StoredEvent]:
-            get_game(session, game_id=game_id)
-            return read_log(session, game_id=game_id, after=since)
-
-        try:
-            stored = await run_in_threadpool(_with_session, hub, load)
-        except NotFoundError:
-            await websocket.close(CLOSE_NOT_FOUND, f"no game {game_id}")
-            return
-        member.sent[game_id] = since
+    async def start(member: Member, stored: list[StoredEvent]) -> None:
+        after = since
+        newest = stored[-1].seq if stored else 0
+        if after > newest:
+            await websocket.send_text(json.dumps({"type": "reload"}))
+            after = 0
+        member.sent[game_id] = after
         for item in stored:
-            await websocket.send_text(
-                encode_event(Published(0, item.game_id, item.seq, item.kind, item.data))
-            )
-            member.sent[game_id] = item.seq
-        await _pump(websocket, member)
-    finally:
-        member.room.leave(member)
+            if item.seq > after:
+                message = Published(0, item.game_id, item.seq, item.kind, item.data)
+                await websocket.send_text(encode_event(message))
+                member.sent[game_id] = item.seq
+
+    await _serve(websocket, game_topic(game_id), load, start, f"no game {game_id}")
 
 
 @router.websocket("/rounds/{round_id}/stream")
 async def round_stream(websocket: WebSocket, round_id: int) -> None:
-    hub, rooms = _state(websocket)
-    await websocket.accept()
-    member = rooms.join(round_topic(round_id))
-    try:
+    def load(session: Session) -> list[dict[str, Any]]:
+        get_round(session, round_id=round_id)
+        return [
+            game_summary(game, read_log(session, game_id=game.id or 0))
+            for game in list_games(session, round_id=round_id)
+        ]
 
-        def load(session: Session) -> list[dict[str, Any]]:
-            get_round(session, round_id=round_id)
-            return [
-                game_summary(game, read_log(session, game_id=game.id or 0))
-                for game in list_games(session, round_id=round_id)
-            ]
-
-        try:
-            boards = await run_in_threadpool(_with_session, hub, load)
-        except NotFoundError:
-            await websocket.close(CLOSE_NOT_FOUND, f"no round {round_id}")
-            return
+    async def start(member: Member, boards: list[dict[str, Any]]) -> None:
         for board in boards:
             member.sent[board["id"]] = board["v"]
         await websocket.send_text(json.dumps({"type": "snapshot", "games": boards}))
+
+    await _serve(websocket, round_topic(round_id), load, start, f"no round {round_id}")
+
+
+async def _serve(
+    websocket: WebSocket,
+    topic: str,
+    load: Callable[[Session], T],
+    start: Callable[[Member, T], Any],
+    missing: str,
+) -> None:
+    """Join the topic's room, send what is stored, then what is published, until the end.
+
+    The client joins before the store is read, so nothing committed in between is missed;
+    what arrives both ways is sent once, by version.
+    """
+    hub: Hub = websocket.app.state.hub
+    rooms: Rooms = websocket.app.state.rooms
+    await websocket.accept()
+    member = rooms.join(topic)
+    try:
+        try:
+            stored = await run_in_threadpool(_read, hub, load)
+        except NotFoundError:
+            await websocket.close(CLOSE_NOT_FOUND, missing)
+            return
+        await start(member, stored)
         await _pump(websocket, member)
+    except WebSocketDisconnect:
+        pass  # the client left; nothing to tell anyone
     finally:
         member.room.leave(member)
 
 
-def _with_session(hub: Hub, work: Callable[[Session], T]) -> T:
+def _read(hub: Hub, work: Callable[[Session], T]) -> T:
     with Session(hub.engine) as session:
         return work(session)
 
@@ -104,10 +117,9 @@ async def _pump(websocket: WebSocket, member: Member) -> None:
             await websocket.send_text(item.text)
         if member.overflowed:
             await websocket.close(CLOSE_TRY_AGAIN, "too far behind; resume from your version")
-    except WebSocketDisconnect:
-        pass
     finally:
         listener.cancel()
+        await asyncio.gather(listener, return_exceptions=True)
 
 
 async def _wait_for_close(websocket: WebSocket, member: Member) -> None:

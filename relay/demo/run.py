@@ -20,8 +20,8 @@ from relay.api.app import create_app
 from relay.api.server import RelayServer, listen_socket, make_server, url_of
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
-from relay.hub.hub import Hub
-from relay.store.engine import create_schema, open_engine
+from relay.hub.hub import BoardUnavailableError, Hub
+from relay.store.engine import open_store
 from relay.store.games import create_game, create_round, create_tournament
 
 #: The simulated players' thinking time varies by this fraction either way (boardsim's default).
@@ -121,8 +121,7 @@ class Demo:
             raise
 
     async def _start(self) -> str:
-        self._engine = open_engine(self.settings.db_url)
-        create_schema(self._engine)
+        self._engine = open_store(self.settings.db_url)
         pairings = self._load_pairings()
         ports = await self._start_boardsim()
         self.round_id, game_ids = self._create_round(pairings)
@@ -130,7 +129,10 @@ class Demo:
         for number, (game_id, port, pairing) in enumerate(
             zip(game_ids, ports, pairings, strict=True), start=1
         ):
-            await self._hub.attach_dgt_board(game_id=game_id, url=port)
+            try:
+                await self._hub.attach_dgt_board(game_id=game_id, url=port)
+            except BoardUnavailableError as error:
+                raise DemoError(str(error)) from None
             self.boards.append(DemoBoard(number, game_id, port, pairing.white, pairing.black))
         sock = listen_socket(self.settings.host, self.settings.port)
         self._server = make_server(create_app(self.settings, self._hub))

@@ -8,7 +8,7 @@ import logging
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from drivers.dgt.transport import DgtSerialConnection
+from drivers.dgt.transport import DgtSerialConnection, PortError
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.domain.game.events import event_from_data
@@ -21,6 +21,14 @@ from relay.store.games import get_game, read_events
 log = logging.getLogger(__name__)
 
 
+class BoardInUseError(ValueError):
+    """The game already follows a board."""
+
+
+class BoardUnavailableError(OSError):
+    """The board's port cannot be opened."""
+
+
 class Hub:
     """Owns the board sessions of one process and the recorder they share."""
 
@@ -31,7 +39,8 @@ class Hub:
         self.recorder = GameRecorder(engine, bus)
         self.sessions: dict[int, BoardSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._connections: list[DgtSerialConnection] = []
+        self._connections: dict[int, DgtSerialConnection] = {}
+        self._attaching: set[int] = set()
 
     async def attach_dgt_board(self, *, game_id: int, url: str) -> BoardSession:
         """Open the DGT board at ``url`` and follow it as game ``game_id``.
@@ -39,9 +48,15 @@ class Hub:
         The game continues from its stored log, so a board re-attached after a restart
         picks up where the game stood.
         """
-        if game_id in self.sessions:
-            raise ValueError(f"game {game_id} already has a board")
+        if game_id in self.sessions or game_id in self._attaching:
+            raise BoardInUseError(f"game {game_id} already has a board")
+        self._attaching.add(game_id)
+        try:
+            return await self._attach(game_id, url)
+        finally:
+            self._attaching.discard(game_id)
 
+    async def _attach(self, game_id: int, url: str) -> BoardSession:
         def load(session: Session) -> tuple[int, GameRecord]:
             game = get_game(session, game_id=game_id)
             stored = read_events(session, game_id=game_id)
@@ -50,23 +65,38 @@ class Hub:
 
         round_id, record = await self.recorder.run(load)
         tracker = PositionTracker(record.board, settle_seconds=self.settings.settle_seconds)
-        connection = await DgtSerialConnection.open(url)
-        self._connections.append(connection)
+        try:
+            connection = await DgtSerialConnection.open(url)
+        except PortError as error:
+            raise BoardUnavailableError(str(error)) from None
+        self._connections[game_id] = connection
         session = BoardSession(
             round_id=round_id, game_id=game_id, tracker=tracker, recorder=self.recorder
         )
         self.sessions[game_id] = session
-        task = asyncio.create_task(session.run(connection.events()))
+        task = asyncio.create_task(self._follow(game_id, session, connection))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         log.info("game %s follows the board at %s", game_id, url)
         return session
+
+    async def _follow(
+        self, game_id: int, session: BoardSession, connection: DgtSerialConnection
+    ) -> None:
+        try:
+            await session.run(connection.events())
+        finally:
+            # A board that went away frees its game for another attach.
+            if self.sessions.get(game_id) is session:
+                del self.sessions[game_id]
+                del self._connections[game_id]
+            connection.close()
 
     async def close(self) -> None:
         """Stop following the boards (moves already decided are still recorded), then let go."""
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for connection in self._connections:
+        for connection in self._connections.values():
             connection.close()
         self.recorder.close()

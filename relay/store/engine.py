@@ -5,9 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Engine, event
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import SQLModel, create_engine
 
 from relay.store import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used: a bad URL, a missing folder, no server, no permission."""
+
+
+def open_store(url: str) -> Engine:
+    """Open the database at ``url`` and create the tables that are missing."""
+    try:
+        engine = open_engine(url)
+    except (ArgumentError, ImportError) as error:
+        raise StoreError(f"bad database URL {url!r}: {error}") from None
+    try:
+        create_schema(engine)
+    except SQLAlchemyError as error:
+        engine.dispose()
+        raise StoreError(
+            f"cannot open database {url}: {error.__class__.__name__}: "
+            f"{getattr(error, 'orig', None) or error}"
+        ) from None
+    return engine
 
 
 def open_engine(url: str) -> Engine:

@@ -49,7 +49,7 @@ async def test_demo_streams_every_move_and_stores_the_source_games(tmp_path):
     sources = source_games(BOARDS)
     options = DemoOptions(
         boards=BOARDS,
-        ply_seconds=0.15,
+        ply_seconds=0.2,
         touch_seconds=0.02,
         seed=7,
         db_url=f"sqlite:///{tmp_path / 'demo.db'}",

@@ -70,3 +70,11 @@ def test_serve_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert code == 0, errors
     assert "Traceback" not in errors
     assert (tmp_path / "serve.db").is_file()
+
+
+def test_unusable_database_is_a_clear_error(capsys, tmp_path):
+    missing_folder = tmp_path / "no" / "such" / "folder" / "relay.db"
+    assert main(["serve", "--port", "0", "--db", f"sqlite:///{missing_folder}"]) == 1
+    assert "relay: cannot open database" in capsys.readouterr().err
+    assert main(["serve", "--port", "0", "--db", "nosuch://x"]) == 1
+    assert "relay: bad database URL" in capsys.readouterr().err

@@ -56,11 +56,19 @@ class PositionTracker:
             return None  # tried already: wait for the board to change
         return self._since + self.settle_seconds
 
-    def observe(self, placement: Placement, now: float) -> None:
-        """Record what the board shows at monotonic time ``now``."""
-        if placement != self._pending:
-            self._pending = placement
-            self._since = now
+    def observe(self, placement: Placement, now: float, wall_time: float) -> list[GameEvent]:
+        """Record what the board shows at monotonic time ``now``.
+
+        The placement this one replaces is decided first if it stood still for the settle
+        time, judged by the arrival times of the two: a busy host that comes late to its
+        settle timer still sees every position the board held long enough.
+        """
+        if placement == self._pending:
+            return []
+        events = self.settle(now, wall_time)
+        self._pending = placement
+        self._since = now
+        return events
 
     def settle(self, now: float, wall_time: float) -> list[GameEvent]:
         """Decide the pending placement if it has stood still until :attr:`deadline`."""
@@ -86,6 +94,7 @@ class PositionTracker:
                 )
             )
         self._decided = placement
+        self._unexplained = None
         outcome = self.board.outcome()
         if outcome is not None:
             self._finished = True

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import Iterator
@@ -10,11 +11,19 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from relay.api import streams
 from relay.api.app import create_app
+from relay.bus.messages import Published
 from relay.config import Settings
-from relay.domain.game.events import MoveMade
+from relay.domain.game.events import MoveMade, event_data
 from relay.hub.hub import Hub
-from relay.store.games import create_game, create_round, create_tournament
+from relay.store.games import (
+    append_events,
+    create_game,
+    create_round,
+    create_tournament,
+    read_events,
+)
 
 
 @pytest.fixture
@@ -138,3 +147,49 @@ def test_stream_of_unknown_game_is_closed(client):
         message = ws.receive()
         assert message["type"] == "websocket.close"
         assert message["code"] == 4404
+
+
+def test_event_committed_while_a_client_joins_is_sent_once(client, monkeypatch):
+    round_id, game_id = setup_round(client)
+    board = play(client, round_id, game_id, "e4")
+    hub = hub_of(client)
+    assert client.portal is not None
+    loop = client.portal.call(running_loop)
+    reads = 0
+
+    def read_with_a_commit_first(session, *, game_id, after=0):
+        # Another board move is committed and published after the client joined the room
+        # but before its replay is read: it reaches the client both ways.
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            reply = board.copy()
+            move = reply.push_san("e5")
+            data = event_data(MoveMade(2, move.uci(), "e5", reply.fen(), 2.0))
+            with Session(hub.engine) as other:
+                append_events(other, game_id=game_id, events=[("move", data)], recorded_at=2.0)
+            loop.call_soon_threadsafe(
+                hub.bus.publish, Published(round_id, game_id, 2, "move", data)
+            )
+        return read_events(session, game_id=game_id, after=after)
+
+    monkeypatch.setattr(streams, "read_log", read_with_a_commit_first)
+    with client.websocket_connect(f"/api/games/{game_id}/stream") as ws:
+        replayed = [json.loads(ws.receive_text()) for _ in range(2)]
+        board.push_san("e5")
+        play(client, round_id, game_id, "Nf3", board=board)
+        live = json.loads(ws.receive_text())
+    assert [m["v"] for m in replayed] == [1, 2]
+    assert (live["v"], live["data"]["san"]) == (3, "Nf3")  # not e5 a second time
+
+
+def test_client_ahead_of_the_log_is_told_to_reload(client):
+    round_id, game_id = setup_round(client)
+    play(client, round_id, game_id, "e4")
+    with client.websocket_connect(f"/api/games/{game_id}/stream?since=40") as ws:
+        assert json.loads(ws.receive_text()) == {"type": "reload"}
+        assert json.loads(ws.receive_text())["v"] == 1
+
+
+async def running_loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()

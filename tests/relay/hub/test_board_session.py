@@ -20,7 +20,7 @@ from relay.config import Settings
 from relay.domain.game.events import MoveMade, event_data
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_session import BoardSession
-from relay.hub.hub import Hub
+from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub
 from relay.hub.recorder import GameRecorder
 from relay.store.engine import create_schema, open_engine
 from relay.store.games import (
@@ -150,7 +150,7 @@ async def test_hub_resumes_a_game_from_its_stored_log(engine, game_id):
         # The physical board already shows 1. e4 when the hub attaches.
         virtual.set_square(52, 0)  # e2 (DGT index 52) lifted
         virtual.set_square(36, 1)  # white pawn on e4 (DGT index 36)
-        await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        following = await hub.attach_dgt_board(game_id=game_id, url=link.path)
         with anyio.fail_after(5):
             await link.wait_until_updating()
         reply = board.parse_san("c5")
@@ -165,10 +165,90 @@ async def test_hub_resumes_a_game_from_its_stored_log(engine, game_id):
     assert [(m.seq, m.kind, m.data["san"], m.data["ply"]) for m in got] == [(2, "move", "c5", 2)]
     with Session(engine) as session:
         assert [e.data["san"] for e in read_events(session, game_id=game_id)] == ["e4", "c5"]
-    assert hub.sessions[game_id].tracker.board == board_after(board, "c5")
+    assert following.tracker.board == board_after(board, "c5")
 
 
 def board_after(board: chess.Board, san: str) -> chess.Board:
     after = board.copy()
     after.push_san(san)
     return after
+
+
+class FlakyRecorder(GameRecorder):
+    """Refuses the first ``failures`` saves, as a locked or unreachable database does."""
+
+    def __init__(self, engine: Engine, bus: MemoryBus, failures: int) -> None:
+        super().__init__(engine, bus)
+        self.failures = failures
+
+    async def record(self, *, round_id, game_id, events):
+        if self.failures:
+            self.failures -= 1
+            raise OSError("database is locked")
+        return await super().record(round_id=round_id, game_id=game_id, events=events)
+
+
+@pytest.mark.anyio
+async def test_failed_saves_are_retried_in_order_and_nothing_is_lost(engine, game_id, caplog):
+    bus = MemoryBus()
+    recorder = FlakyRecorder(engine, bus, failures=2)
+    published: list[Published] = []
+    progress = asyncio.Event()
+
+    def on_event(message: Published) -> None:
+        published.append(message)
+        progress.set()
+
+    bus.subscribe(game_topic(game_id), on_event)
+    session = BoardSession(
+        round_id=1,
+        game_id=game_id,
+        tracker=PositionTracker(settle_seconds=SETTLE),
+        recorder=recorder,
+    )
+    driver = ScriptedBoard()
+    running = asyncio.create_task(session.run(driver.events()))
+    board = chess.Board()
+    driver.queue.put_nowait(PositionSnapshot(position_of(board)))
+    for san in ("d4", "Nf6", "c4"):
+        driver.play(board, san)
+        with anyio.fail_after(10):
+            while len(published) < len(board.move_stack):
+                progress.clear()
+                await progress.wait()
+    driver.queue.put_nowait(None)
+    await running
+    recorder.close()
+    with Session(engine) as db:
+        stored = read_events(db, game_id=game_id)
+    assert [(e.seq, e.data["san"]) for e in stored] == [(1, "d4"), (2, "Nf6"), (3, "c4")]
+    assert [m.data["san"] for m in published] == ["d4", "Nf6", "c4"]
+    assert "database is locked" in caplog.text
+
+
+@pytest.mark.anyio
+async def test_attach_errors_and_reattach_after_the_board_goes_away(engine, game_id):
+    hub = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+    link = PtyLink(VirtualBoard())
+    try:
+        with pytest.raises(BoardUnavailableError, match="cannot open board port"):
+            await hub.attach_dgt_board(game_id=game_id, url="/dev/no-such-board")
+        session = await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        with pytest.raises(BoardInUseError):
+            await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        with anyio.fail_after(5):
+            await link.wait_until_updating()
+        link.close()  # the cable is pulled
+        with anyio.fail_after(5):
+            await session.ended.wait()
+        assert not session.connected
+        assert game_id not in hub.sessions
+        again = PtyLink(VirtualBoard())
+        try:
+            assert await hub.attach_dgt_board(game_id=game_id, url=again.path) is not session
+        finally:
+            await hub.close()
+            again.close()
+    finally:
+        await hub.close()
+        link.close()

@@ -25,9 +25,9 @@ def lifted(board: chess.Board, square: chess.Square) -> Placement:
 def test_move_decided_only_after_settle_time():
     tracker = PositionTracker(settle_seconds=SETTLE)
     board = chess.Board()
-    tracker.observe(lifted(board, chess.E2), 1.0)
+    assert tracker.observe(lifted(board, chess.E2), 1.0, 0.0) == []
     board.push_san("e4")
-    tracker.observe(placement(board), 1.1)
+    assert tracker.observe(placement(board), 1.1, 0.0) == []
     assert tracker.deadline == 1.1 + SETTLE
     assert tracker.settle(1.2, 0.0) == []
     events = tracker.settle(1.1 + SETTLE, 1700000000.0)
@@ -37,7 +37,7 @@ def test_move_decided_only_after_settle_time():
 
 def test_piece_in_the_air_is_waited_on_not_decided():
     tracker = PositionTracker(settle_seconds=SETTLE)
-    tracker.observe(lifted(chess.Board(), chess.G1), 0.0)
+    tracker.observe(lifted(chess.Board(), chess.G1), 0.0, 0.0)
     assert tracker.settle(5.0, 0.0) == []
     assert tracker.deadline is None  # tried once; waits for the board to change
     assert tracker.board == chess.Board()
@@ -50,7 +50,7 @@ def test_dragged_rook_decided_where_it_stops():
         path = board.copy()
         path.remove_piece_at(chess.A1)
         path.set_piece_at(square, chess.Piece(chess.ROOK, chess.WHITE))
-        tracker.observe(placement(path), t)
+        assert tracker.observe(placement(path), t, 0.0) == []  # each square too brief
     events = tracker.settle(0.1 + SETTLE, 0.0)
     assert [e.uci for e in events if isinstance(e, MoveMade)] == ["a1d1"]
 
@@ -60,7 +60,7 @@ def test_missed_position_recovered():
     board = chess.Board()
     board.push_san("e4")
     board.push_san("e5")
-    tracker.observe(placement(board), 0.0)
+    tracker.observe(placement(board), 0.0, 0.0)
     events = tracker.settle(SETTLE, 0.0)
     assert [e.san for e in events if isinstance(e, MoveMade)] == ["e4", "e5"]
     assert [e.ply for e in events if isinstance(e, MoveMade)] == [1, 2]
@@ -72,11 +72,11 @@ def test_checkmate_ends_the_game_and_stops_tracking():
     events = []
     for t, san in enumerate(("f3", "e5", "g4", "Qh4#")):
         board.push_san(san)
-        tracker.observe(placement(board), float(t))
+        events += tracker.observe(placement(board), float(t), 42.0)
         events += tracker.settle(float(t), 42.0)
     assert events[-1] == GameEnded(result="0-1", termination="checkmate", at=42.0)
     assert tracker.finished
-    tracker.observe(placement(chess.Board()), 10.0)
+    assert tracker.observe(placement(chess.Board()), 10.0, 0.0) == []
     assert tracker.deadline is None
 
 
@@ -85,8 +85,24 @@ def test_resumes_from_a_given_board():
     board.push_san("d4")
     tracker = PositionTracker(board, settle_seconds=0.0)
     board.push_san("Nf6")
-    tracker.observe(placement(board), 0.0)
+    tracker.observe(placement(board), 0.0, 0.0)
     assert [e.ply for e in tracker.settle(0.0, 0.0) if isinstance(e, MoveMade)] == [2]
+
+
+def test_stable_position_decided_when_the_next_change_arrives_late():
+    """A host that never got to its settle timer still decides what stood long enough."""
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    board = chess.Board()
+    board.push_san("e4")
+    assert tracker.observe(placement(board), 0.0, 0.0) == []
+    # The lift for Black's reply arrives after e4 stood for the settle time: e4 is decided.
+    events = tracker.observe(lifted(board, chess.E7), SETTLE + 0.01, 5.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["e4"]
+    # A position that stood shorter than the settle time is not decided on the next change.
+    board.push_san("e5")
+    assert tracker.observe(placement(board), SETTLE + 0.02, 0.0) == []
+    assert tracker.observe(lifted(board, chess.G1), SETTLE + 0.03, 0.0) == []
+    assert tracker.board.fullmove_number == 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -101,11 +117,11 @@ def test_random_games_played_square_by_square_are_reconstructed(game):
     for move in game:
         shown = board.copy()
         shown.remove_piece_at(move.from_square)
-        tracker.observe(placement(shown), now)
+        tracker.observe(placement(shown), now, now)
         now += 0.1
         played.append(move.uci())
         board.push(move)
-        tracker.observe(placement(board), now)
+        tracker.observe(placement(board), now, now)
         now += SETTLE
         decided += [e.uci for e in tracker.settle(now, now) if isinstance(e, MoveMade)]
     assert decided == played
