@@ -45,6 +45,14 @@ class MessageId(IntEnum):
     LONG_SERIALNR = 0xA2
 
 
+SERIALNR_LENGTH = 5
+LONG_SERIALNR_LENGTH = 10
+VERSION_LENGTH = 2
+BUSADRES_LENGTH = 2
+#: BATTERY_STATUS data, as Bluetooth boards send it (the header's own size constant is wrong).
+BATTERY_STATUS_LENGTH = 9
+
+
 class MessageError(ValueError):
     """A message had the right frame but a payload that makes no sense."""
 
@@ -109,3 +117,34 @@ def decode_field_update(payload: bytes) -> tuple[int, str | None]:
     if index >= 64:
         raise MessageError(f"field update for square index {index}")
     return dgt_to_square(index), _piece(code)
+
+
+def decode_ascii(payload: bytes, length: int | None = None) -> str:
+    """SERIALNR, LONG_SERIALNR and TRADEMARK payloads: printable ASCII."""
+    if length is not None and len(payload) != length:
+        raise MessageError(f"{len(payload)} characters, expected {length}")
+    if any(b < 0x20 and b not in (0x0A, 0x0D) for b in payload):
+        raise MessageError("control characters in a text message")
+    return payload.decode("ascii").strip()
+
+
+def decode_version(payload: bytes) -> tuple[int, int]:
+    if len(payload) != VERSION_LENGTH:
+        raise MessageError(f"version of {len(payload)} bytes, expected {VERSION_LENGTH}")
+    return payload[0], payload[1]
+
+
+def decode_bus_address(payload: bytes) -> int:
+    if len(payload) != BUSADRES_LENGTH:
+        raise MessageError(f"bus address of {len(payload)} bytes, expected {BUSADRES_LENGTH}")
+    return payload[0] << 7 | payload[1]
+
+
+def decode_battery(payload: bytes) -> tuple[int, bool]:
+    """Percent left and whether the battery is charging."""
+    if len(payload) < BATTERY_STATUS_LENGTH:
+        raise MessageError(f"battery status of {len(payload)} bytes")
+    percent = payload[0]
+    if percent > 100:
+        raise MessageError(f"battery at {percent} %")
+    return percent, bool(payload[8] & 0x01)

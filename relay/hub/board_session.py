@@ -12,6 +12,7 @@ from drivers.events import (
     Disconnected,
     FieldChange,
     LineNoise,
+    LogReplay,
     Position,
     PositionSnapshot,
 )
@@ -53,6 +54,8 @@ class BoardSession:
         self._outbox: asyncio.Queue[Sequence[GameEvent]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.connected = True
+        #: Set while the board's link is down (the driver may be reconnecting).
+        self.link_down = asyncio.Event()
         #: Set when :meth:`run` has returned: the board is gone and its events are saved.
         self.ended = asyncio.Event()
 
@@ -67,7 +70,7 @@ class BoardSession:
         try:
             async for event in events:
                 self._handle(event)
-                if isinstance(event, Disconnected):
+                if isinstance(event, Disconnected) and not event.reconnecting:
                     break
         finally:
             if self._timer is not None:
@@ -79,16 +82,32 @@ class BoardSession:
 
     def _handle(self, event: BoardEvent) -> None:
         if isinstance(event, PositionSnapshot | FieldChange):
+            self.connected = True
+            self.link_down.clear()
             self._observe(event.position)
+        elif isinstance(event, LogReplay):
+            self._replay(event.positions)
         elif isinstance(event, LineNoise):
             log.warning(
                 "game %s: %d bytes of line noise (%s)", self.game_id, event.discarded, event.reason
             )
-        else:
+        elif isinstance(event, Disconnected):
             self.connected = False
+            self.link_down.set()
             # The last placement may have stood long enough to be a move: decide it now.
             self._queue(self.tracker.settle(self._loop.time(), time.time()))
             log.warning("game %s: board disconnected: %s", self.game_id, event.reason)
+        # Clock readings and board status are shown by later issues (clocks, console).
+
+    def _replay(self, positions: Sequence[Position]) -> None:
+        placements = []
+        for position in positions:
+            try:
+                placements.append(Placement.from_symbols(position))
+            except PlacementError as error:
+                log.warning("game %s: unreadable logged position: %s", self.game_id, error)
+        self._queue(self.tracker.replay(placements, time.time()))
+        self._schedule()
 
     def _observe(self, position: Position) -> None:
         try:

@@ -92,6 +92,15 @@ class Hub:
                 del self._connections[game_id]
             connection.close()
 
+    async def detach(self, game_id: int) -> None:
+        """Stop following the game's board; its decided moves are saved first."""
+        session = self.sessions.get(game_id)
+        connection = self._connections.get(game_id)
+        if session is None or connection is None:
+            raise KeyError(f"game {game_id} has no board")
+        connection.close("detached")
+        await session.ended.wait()
+
     async def close(self) -> None:
         """Stop following the boards (moves already decided are still recorded), then let go."""
         for task in tuple(self._tasks):

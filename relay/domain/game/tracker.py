@@ -11,6 +11,8 @@ for the event stamps); the tracker never reads a clock.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 
 from relay.domain.game.events import GameEnded, GameEvent, MoveMade
@@ -76,6 +78,25 @@ class PositionTracker:
         placement = self._pending
         if deadline is None or placement is None or now < deadline:
             return []
+        return self._decide(placement, wall_time)
+
+    def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
+        """Placements the board logged while the link was down, oldest first.
+
+        Each one that continues the game legally is decided at once (they stood long
+        enough on the board; the log says so). The rest, including placements from
+        before the current position, are skipped.
+        """
+        events: list[GameEvent] = []
+        for placement in placements:
+            if self._finished:
+                break
+            if placement != self._decided:
+                events += self._decide(placement, wall_time)
+        self._pending = None
+        return events
+
+    def _decide(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         moves = find_moves(self.board, placement)
         if not moves:
             self._unexplained = placement

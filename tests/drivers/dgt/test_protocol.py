@@ -5,14 +5,26 @@ from __future__ import annotations
 import chess
 
 from boardsim.board import VirtualBoard
+from drivers.dgt.clock_commands import encode_command
 from drivers.dgt.messages import Command
-from drivers.dgt.protocol import DgtBoardProtocol
+from drivers.dgt.protocol import DgtBoardProtocol, DgtOptions
 from drivers.events import (
+    Beep,
     BoardEvent,
+    BoardStatus,
+    ClockButton,
+    ClockButtonPressed,
+    ClockCommandFailed,
+    ClockCommandResult,
+    ClockReading,
     FieldChange,
+    Health,
     LineNoise,
+    LogReplay,
     Position,
     PositionSnapshot,
+    RunMode,
+    SetAndRun,
 )
 
 START_CODES = bytes(
@@ -46,7 +58,7 @@ def update(index: int, code: int) -> bytes:
 
 def started() -> DgtBoardProtocol:
     protocol = DgtBoardProtocol()
-    protocol.receive_data(dump())
+    protocol.receive_data(dump(), 0.0)
     assert protocol.events_received() == [PositionSnapshot(START)]
     return protocol
 
@@ -54,19 +66,11 @@ def started() -> DgtBoardProtocol:
 def test_start_queues_reset_board_and_update_nice() -> None:
     protocol = DgtBoardProtocol()
 
-    protocol.start()
+    protocol.start(0.0)
 
-    assert protocol.data_to_send() == b"\x40\x42\x4b"
+    # Reset, serial, long serial, version, battery, log (marks it), dump, update nice.
+    assert protocol.data_to_send() == b"\x40\x45\x55\x4d\x4c\x49\x42\x4b"
     assert protocol.data_to_send() == b""
-
-
-def test_send_command_queues_one_byte() -> None:
-    protocol = DgtBoardProtocol()
-
-    protocol.send_command(Command.RETURN_SERIALNR)
-    protocol.send_command(Command.SEND_VERSION)
-
-    assert protocol.data_to_send() == b"\x45\x4d"
 
 
 def test_no_position_before_first_dump() -> None:
@@ -79,7 +83,7 @@ def test_no_position_before_first_dump() -> None:
 def test_field_update_before_dump_emits_nothing() -> None:
     protocol = DgtBoardProtocol()
 
-    protocol.receive_data(update(52, 0))
+    protocol.receive_data(update(52, 0), 0.0)
 
     assert protocol.events_received() == []
     assert protocol.position is None
@@ -88,7 +92,7 @@ def test_field_update_before_dump_emits_nothing() -> None:
 def test_dump_emits_snapshot() -> None:
     protocol = DgtBoardProtocol()
 
-    protocol.receive_data(dump())
+    protocol.receive_data(dump(), 0.0)
 
     assert protocol.events_received() == [PositionSnapshot(START)]
     assert protocol.position == START
@@ -100,8 +104,8 @@ def test_dump_arriving_in_two_reads_emits_snapshot() -> None:
     protocol = DgtBoardProtocol()
     data = dump()
 
-    protocol.receive_data(data[:30])
-    protocol.receive_data(data[30:])
+    protocol.receive_data(data[:30], 0.0)
+    protocol.receive_data(data[30:], 0.0)
 
     assert protocol.events_received() == [PositionSnapshot(START)]
 
@@ -109,7 +113,7 @@ def test_dump_arriving_in_two_reads_emits_snapshot() -> None:
 def test_dump_then_updates_emit_field_changes() -> None:
     protocol = started()
 
-    protocol.receive_data(update(52, 0) + update(36, 1))  # e2 lifted, pawn on e4
+    protocol.receive_data(update(52, 0) + update(36, 1), 0.0)  # e2 lifted, pawn on e4
 
     lifted = list(START)
     lifted[chess.E2] = None
@@ -123,7 +127,7 @@ def test_dump_then_updates_emit_field_changes() -> None:
 def test_updates_before_dump_are_not_applied_later() -> None:
     protocol = DgtBoardProtocol()
 
-    protocol.receive_data(update(52, 0) + dump() + update(12, 0))  # e2 lifted, then e7
+    protocol.receive_data(update(52, 0) + dump() + update(12, 0), 0.0)  # e2 lifted, then e7
 
     events = protocol.events_received()
     assert events[0] == PositionSnapshot(START)
@@ -135,10 +139,10 @@ def test_updates_before_dump_are_not_applied_later() -> None:
 
 def test_second_dump_replaces_position() -> None:
     protocol = started()
-    protocol.receive_data(update(52, 0))
+    protocol.receive_data(update(52, 0), 0.0)
     protocol.events_received()
 
-    protocol.receive_data(dump())
+    protocol.receive_data(dump(), 0.0)
 
     assert protocol.events_received() == [PositionSnapshot(START)]
     assert protocol.position == START
@@ -147,7 +151,7 @@ def test_second_dump_replaces_position() -> None:
 def test_garbage_emits_line_noise() -> None:
     protocol = DgtBoardProtocol()
 
-    protocol.receive_data(b"\x01\x02\x03\x04")
+    protocol.receive_data(b"\x01\x02\x03\x04", 0.0)
 
     events = protocol.events_received()
     assert events == [LineNoise(4, "no message start")]
@@ -157,7 +161,7 @@ def test_garbage_emits_line_noise() -> None:
 def test_garbage_between_messages_keeps_position() -> None:
     protocol = started()
 
-    protocol.receive_data(b"\x11\x22" + update(36, 1))
+    protocol.receive_data(b"\x11\x22" + update(36, 1), 0.0)
 
     events = protocol.events_received()
     assert events[0] == LineNoise(2, "no message start")
@@ -168,12 +172,12 @@ def test_garbage_between_messages_keeps_position() -> None:
 
 def test_bad_piece_code_in_dump_emits_line_noise_and_keeps_position() -> None:
     protocol = started()
-    protocol.receive_data(update(52, 0) + update(36, 1))
+    protocol.receive_data(update(52, 0) + update(36, 1), 0.0)
     protocol.events_received()
     bad = bytearray(START_CODES)
     bad[20] = 16
 
-    protocol.receive_data(dump(bytes(bad)))
+    protocol.receive_data(dump(bytes(bad)), 0.0)
 
     events = protocol.events_received()
     assert len(events) == 1
@@ -189,7 +193,7 @@ def test_bad_dump_before_any_position_leaves_no_position() -> None:
     bad = bytearray(START_CODES)
     bad[0] = 99
 
-    protocol.receive_data(dump(bytes(bad)))
+    protocol.receive_data(dump(bytes(bad)), 0.0)
 
     assert [type(event) for event in protocol.events_received()] == [LineNoise]
     assert protocol.position is None
@@ -198,7 +202,7 @@ def test_bad_dump_before_any_position_leaves_no_position() -> None:
 def test_bad_field_update_emits_line_noise() -> None:
     protocol = started()
 
-    protocol.receive_data(update(64, 1) + update(10, 20))
+    protocol.receive_data(update(64, 1) + update(10, 20), 0.0)
 
     events = protocol.events_received()
     assert [type(event) for event in events] == [LineNoise, LineNoise]
@@ -206,12 +210,15 @@ def test_bad_field_update_emits_line_noise() -> None:
     assert protocol.position == START
 
 
-def test_other_messages_are_skipped_quietly() -> None:
+def test_identity_messages_update_the_board_status() -> None:
     protocol = started()
 
-    protocol.receive_data(b"\x91\x00\x0801234" + b"\x93\x00\x05\x01\x07")
+    protocol.receive_data(b"\x91\x00\x0801234" + b"\x93\x00\x05\x01\x07", 0.0)
 
-    assert protocol.events_received() == []
+    statuses = protocol.events_received()
+    assert [type(e) for e in statuses] == [BoardStatus, BoardStatus]
+    assert protocol.status.serial == "01234"
+    assert protocol.status.version == (1, 7)
     assert protocol.position == START
 
 
@@ -221,7 +228,7 @@ def converse(protocol: DgtBoardProtocol, board: VirtualBoard) -> list[BoardEvent
         to_board = protocol.data_to_send()
         board.receive_data(to_board)
         to_host = board.data_to_send()
-        protocol.receive_data(to_host)
+        protocol.receive_data(to_host, 0.0)
         if not to_board and not to_host:
             return protocol.events_received()
 
@@ -229,10 +236,12 @@ def converse(protocol: DgtBoardProtocol, board: VirtualBoard) -> list[BoardEvent
 def test_conversation_with_virtual_board() -> None:
     board = VirtualBoard()
     protocol = DgtBoardProtocol()
-    protocol.start()
+    protocol.start(0.0)
 
-    assert converse(protocol, board) == [PositionSnapshot(START)]
-    assert board.commands_received == [0x40, 0x42, 0x4B]
+    assert [e for e in converse(protocol, board) if isinstance(e, PositionSnapshot)] == [
+        PositionSnapshot(START)
+    ]
+    assert board.commands_received[-2:] == [0x42, 0x4B]
 
     # 1. e4: the pawn is lifted from e2 (DGT 52) and put on e4 (DGT 36).
     board.set_square(52, 0)
@@ -264,8 +273,162 @@ def test_conversation_board_dump_matches_board_after_changes() -> None:
     board.set_square(52, 0)  # idle: unreported
     board.set_square(36, 1)
     protocol = DgtBoardProtocol()
-    protocol.start()
+    protocol.start(0.0)
 
     events = converse(protocol, board)
 
-    assert events == [PositionSnapshot(after_moves("e2e4"))]
+    assert [e for e in events if isinstance(e, PositionSnapshot)] == [
+        PositionSnapshot(after_moves("e2e4"))
+    ]
+
+
+# -- rotation, clock, health, resync -------------------------------------------------
+
+
+def reversed_codes() -> bytes:
+    return bytes(reversed(START_CODES))
+
+
+def test_board_set_up_the_wrong_way_round_is_corrected():
+    protocol = DgtBoardProtocol()
+    protocol.receive_data(dump(reversed_codes()), 0.0)
+    events = protocol.events_received()
+    assert protocol.status.rotated
+    assert BoardStatus in [type(e) for e in events]
+    assert events[-1] == PositionSnapshot(START)
+    # The board's own field 11 (d7) is White's e2 when turned round; 27 is e4.
+    protocol.receive_data(update(11, 0) + update(27, 1), 0.0)
+    changes = [e for e in protocol.events_received() if isinstance(e, FieldChange)]
+    assert [(c.square, c.piece) for c in changes] == [(chess.E2, None), (chess.E4, "P")]
+    assert protocol.position == after_moves("e2e4")
+
+
+def test_rotation_is_only_decided_on_a_start_position():
+    protocol = started()
+    protocol.receive_data(update(52, 0), 0.0)  # not a start position either way round
+    protocol.events_received()
+    assert not protocol.status.rotated
+    protocol.receive_data(dump(reversed_codes()), 0.0)
+    assert protocol.status.rotated
+    protocol.receive_data(dump(), 0.0)
+    assert not protocol.status.rotated
+
+
+def bwtime(left: int, right: int, status: int) -> bytes:
+    def hms(seconds: int) -> tuple[int, int, int]:
+        h, rest = divmod(seconds, 3600)
+        m, s = divmod(rest, 60)
+        return h, (m // 10) << 4 | m % 10, (s // 10) << 4 | s % 10
+
+    return bytes((0x8D, 0x00, 0x0A, *hms(right), *hms(left), status))
+
+
+def test_clock_readings_without_repeats_or_impossible_jumps():
+    protocol = started()
+    running_left = 0x01 | 0x10
+    protocol.receive_data(bwtime(300, 300, running_left), 0.0)
+    protocol.receive_data(bwtime(300, 300, running_left), 1.0)  # the same again
+    protocol.receive_data(bwtime(299, 300, running_left), 1.0)
+    protocol.receive_data(bwtime(350, 300, running_left), 2.0)  # up while running: impossible
+    protocol.receive_data(bwtime(302, 299, 0x01 | 0x08), 3.0)  # pressed: increment added
+    readings = [e for e in protocol.events_received() if isinstance(e, ClockReading)]
+    assert [(r.left.seconds, r.right.seconds) for r in readings] == [
+        (300, 300),
+        (299, 300),
+        (302, 299),
+    ]
+    assert protocol.status.clock_connected
+
+
+def test_no_clock_is_reported_in_the_status():
+    protocol = started()
+    protocol.receive_data(bwtime(0, 0, 0x20), 0.0)
+    assert protocol.status.clock_connected is False
+    assert not [e for e in protocol.events_received() if isinstance(e, ClockReading)]
+
+
+def ack(command_id: int, ack0: int = 0x10, ack3: int = 0) -> bytes:
+    b3 = 0x0A | ((ack3 >> 2) & 0x20)
+    b6 = 0x0A | ((ack0 >> 3) & 0x10) | ((command_id >> 2) & 0x20)
+    return bytes((0x8D, 0x00, 0x0A, b3, ack0 & 0x7F, command_id & 0x7F, b6, 0, ack3 & 0x7F, 0))
+
+
+def test_clock_command_acknowledged_and_button_presses_reported():
+    protocol = started()
+    command = SetAndRun(600, 600, RunMode.LEFT)
+    protocol.send(command, 0.0)
+    assert protocol.data_to_send() == encode_command(command)
+    protocol.receive_data(ack(0x88, ack0=0, ack3=0x35), 0.5)  # OK button
+    protocol.receive_data(ack(0x0A), 1.0)
+    assert protocol.events_received() == [
+        ClockButtonPressed(ClockButton.OK),
+        ClockCommandResult(command, ok=True),
+    ]
+
+
+def test_unacknowledged_command_is_resent_by_advance():
+    protocol = DgtBoardProtocol(DgtOptions(ack_timeout=1.0, clock_attempts=2))
+    protocol.receive_data(dump(), 0.0)
+    command = Beep(256)
+    protocol.send(command, 0.0)
+    sent = protocol.data_to_send()
+    protocol.advance(1.0)
+    assert protocol.data_to_send().startswith(sent)
+    protocol.advance(2.0)
+    failed = [e for e in protocol.events_received() if isinstance(e, ClockCommandFailed)]
+    assert failed == [ClockCommandFailed(command, "no acknowledgement after 2 attempts")]
+
+
+def test_health_follows_silence_after_the_keepalive():
+    options = DgtOptions(keepalive_seconds=5.0, delayed_after=2.0, silent_after=10.0)
+    protocol = DgtBoardProtocol(options)
+    protocol.start(0.0)
+    protocol.data_to_send()
+    protocol.receive_data(dump(), 0.1)
+    protocol.advance(5.0)
+    assert protocol.data_to_send() == bytes((Command.SEND_CLK,))
+    health = []
+    for now in (6.0, 7.5, 15.5):
+        protocol.advance(now)
+        health.append(protocol.status.health)
+    protocol.receive_data(bwtime(0, 0, 0x20), 16.0)
+    health.append(protocol.status.health)
+    protocol.lost("unplugged")
+    health.append(protocol.status.health)
+    assert health == [
+        Health.ACTIVE,
+        Health.DELAYED,
+        Health.NOT_RESPONDING,
+        Health.ACTIVE,
+        Health.DISCONNECTED,
+    ]
+
+
+def ee_moves(records: bytes) -> bytes:
+    size = len(records) + 3
+    return bytes((0x8F, size >> 7, size & 0x7F)) + records
+
+
+def test_resync_replays_what_the_board_logged_while_the_link_was_down():
+    protocol = DgtBoardProtocol()
+    protocol.start(0.0)
+    protocol.data_to_send()
+    protocol.receive_data(ee_moves(bytes([0x6A, 0x6B])), 0.1)  # first read: only a mark
+    protocol.receive_data(dump(), 0.2)
+    assert not [e for e in protocol.events_received() if isinstance(e, LogReplay)]
+
+    protocol.resync(10.0)
+    assert protocol.data_to_send() == bytes(
+        (Command.SEND_RESET, Command.SEND_EE_MOVES, Command.SEND_BRD, Command.SEND_UPDATE_NICE)
+    )
+    # While away: 1. e4 e5 (e2 emptied, e4 white pawn, e7 emptied, e5 black pawn).
+    log = bytes([0x6A, 0x6E, 0x40, 52, 0x41, 36, 0x40, 12, 0x47, 28, 0x6B])
+    protocol.receive_data(ee_moves(log), 10.5)
+    board_now = bytearray(START_CODES)
+    board_now[52], board_now[36], board_now[12], board_now[28] = 0, 1, 0, 7
+    protocol.receive_data(dump(bytes(board_now)), 11.0)
+    events = [e for e in protocol.events_received() if not isinstance(e, BoardStatus)]
+    assert isinstance(events[0], LogReplay)
+    assert events[0].positions[1] == after_moves("e2e4")
+    assert events[0].positions[-1] == after_moves("e2e4", "e7e5")
+    assert events[1] == PositionSnapshot(after_moves("e2e4", "e7e5"))

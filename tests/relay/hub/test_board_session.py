@@ -227,7 +227,7 @@ async def test_failed_saves_are_retried_in_order_and_nothing_is_lost(engine, gam
 
 
 @pytest.mark.anyio
-async def test_attach_errors_and_reattach_after_the_board_goes_away(engine, game_id):
+async def test_attach_errors_detach_and_reattach(engine, game_id):
     hub = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
     link = PtyLink(VirtualBoard())
     try:
@@ -238,10 +238,13 @@ async def test_attach_errors_and_reattach_after_the_board_goes_away(engine, game
             await hub.attach_dgt_board(game_id=game_id, url=link.path)
         with anyio.fail_after(5):
             await link.wait_until_updating()
-        link.close()  # the cable is pulled
+        link.close()  # the cable is pulled: the session stays, waiting for the board
         with anyio.fail_after(5):
-            await session.ended.wait()
+            await session.link_down.wait()
         assert not session.connected
+        assert hub.sessions[game_id] is session
+        await hub.detach(game_id)
+        assert session.ended.is_set()
         assert game_id not in hub.sessions
         again = PtyLink(VirtualBoard())
         try:

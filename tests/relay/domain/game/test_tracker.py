@@ -126,3 +126,20 @@ def test_random_games_played_square_by_square_are_reconstructed(game):
         decided += [e.uci for e in tracker.settle(now, now) if isinstance(e, MoveMade)]
     assert decided == played
     assert tracker.finished == (board.outcome() is not None)
+
+
+def test_replayed_log_decides_each_legal_continuation_and_skips_the_past():
+    tracker = PositionTracker(settle_seconds=SETTLE)
+    board = chess.Board()
+    board.push_san("e4")
+    tracker.observe(placement(board), 0.0, 0.0)
+    tracker.settle(SETTLE, 0.0)  # e4 is known
+    history = [lifted(chess.Board(), chess.E2), placement(board)]  # the past, replayed
+    for san in ("c5", "Nf3", "d6"):
+        history.append(lifted(board, board.parse_san(san).from_square))
+        board.push_san(san)
+        history.append(placement(board))
+    events = tracker.replay(history, 9.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["c5", "Nf3", "d6"]
+    assert all(e.at == 9.0 for e in events)
+    assert tracker.deadline is None
