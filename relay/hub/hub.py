@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from drivers.dgt.transport import DgtSerialConnection, PortError
+from drivers.link import BoardLink
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.domain.game.events import event_from_data
@@ -39,66 +41,79 @@ class Hub:
         self.recorder = GameRecorder(engine, bus)
         self.sessions: dict[int, BoardSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._connections: dict[int, DgtSerialConnection] = {}
+        self._links: dict[int, BoardLink] = {}
         self._attaching: set[int] = set()
 
     async def attach_dgt_board(self, *, game_id: int, url: str) -> BoardSession:
         """Open the DGT board at ``url`` and follow it as game ``game_id``.
 
         The game continues from its stored log, so a board re-attached after a restart
-        picks up where the game stood.
+        picks up where the game stood. A lost port is reopened by the driver.
         """
+
+        async def connect() -> BoardLink:
+            try:
+                return await DgtSerialConnection.open(url)
+            except PortError as error:
+                raise BoardUnavailableError(str(error)) from None
+
+        return await self._attach(game_id, connect, url)
+
+    async def attach_link(self, *, game_id: int, link: BoardLink) -> BoardSession:
+        """Follow an already open board link (a bus board, a scripted board) as a game."""
+
+        async def given() -> BoardLink:
+            return link
+
+        return await self._attach(game_id, given, type(link).__name__)
+
+    async def _attach(
+        self, game_id: int, connect: Callable[[], Awaitable[BoardLink]], name: str
+    ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
         self._attaching.add(game_id)
         try:
-            return await self._attach(game_id, url)
+
+            def load(session: Session) -> tuple[int, GameRecord]:
+                game = get_game(session, game_id=game_id)
+                stored = read_events(session, game_id=game_id)
+                events = [event_from_data(item.kind, item.data) for item in stored]
+                return game.round_id, GameRecord.from_events(events)
+
+            round_id, record = await self.recorder.run(load)
+            link = await connect()
         finally:
             self._attaching.discard(game_id)
-
-    async def _attach(self, game_id: int, url: str) -> BoardSession:
-        def load(session: Session) -> tuple[int, GameRecord]:
-            game = get_game(session, game_id=game_id)
-            stored = read_events(session, game_id=game_id)
-            events = [event_from_data(item.kind, item.data) for item in stored]
-            return game.round_id, GameRecord.from_events(events)
-
-        round_id, record = await self.recorder.run(load)
         tracker = PositionTracker(record.board, settle_seconds=self.settings.settle_seconds)
-        try:
-            connection = await DgtSerialConnection.open(url)
-        except PortError as error:
-            raise BoardUnavailableError(str(error)) from None
-        self._connections[game_id] = connection
         session = BoardSession(
             round_id=round_id, game_id=game_id, tracker=tracker, recorder=self.recorder
         )
         self.sessions[game_id] = session
-        task = asyncio.create_task(self._follow(game_id, session, connection))
+        self._links[game_id] = link
+        task = asyncio.create_task(self._follow(game_id, session, link))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        log.info("game %s follows the board at %s", game_id, url)
+        log.info("game %s follows the board at %s", game_id, name)
         return session
 
-    async def _follow(
-        self, game_id: int, session: BoardSession, connection: DgtSerialConnection
-    ) -> None:
+    async def _follow(self, game_id: int, session: BoardSession, link: BoardLink) -> None:
         try:
-            await session.run(connection.events())
+            await session.run(link.events())
         finally:
             # A board that went away frees its game for another attach.
             if self.sessions.get(game_id) is session:
                 del self.sessions[game_id]
-                del self._connections[game_id]
-            connection.close()
+                del self._links[game_id]
+            link.close()
 
     async def detach(self, game_id: int) -> None:
         """Stop following the game's board; its decided moves are saved first."""
         session = self.sessions.get(game_id)
-        connection = self._connections.get(game_id)
-        if session is None or connection is None:
+        link = self._links.get(game_id)
+        if session is None or link is None:
             raise KeyError(f"game {game_id} has no board")
-        connection.close("detached")
+        link.close("detached")
         await session.ended.wait()
 
     async def close(self) -> None:
@@ -106,6 +121,6 @@ class Hub:
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for connection in self._connections.values():
-            connection.close()
+        for link in self._links.values():
+            link.close()
         self.recorder.close()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import anyio
 import chess
@@ -13,7 +13,8 @@ from sqlmodel import Session
 from boardsim.board import VirtualBoard
 from boardsim.hands import touches_for_move
 from boardsim.pty_link import PtyLink
-from drivers.events import BoardEvent, FieldChange, Position, PositionSnapshot
+from drivers.events import FieldChange, Position, PositionSnapshot
+from drivers.fake import ScriptedBoard
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published, game_topic
 from relay.config import Settings
@@ -61,27 +62,17 @@ def position_of(board: chess.BaseBoard) -> Position:
     )
 
 
-class ScriptedBoard:
-    """A board driver stand-in: the test pushes events, the session reads them."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[BoardEvent | None] = asyncio.Queue()
-
-    async def events(self) -> AsyncIterator[BoardEvent]:
-        while (event := await self.queue.get()) is not None:
-            yield event
-
-    def play(self, board: chess.Board, san: str) -> None:
-        """Lift and place (and remove) pieces as a player does, then push the move."""
-        move = board.parse_san(san)
-        shown = board.copy()
-        for touch in touches_for_move(board, move, random.Random(1)):
-            if touch.piece is None:
-                shown.remove_piece_at(touch.square)
-            else:
-                shown.set_piece_at(touch.square, touch.piece)
-            self.queue.put_nowait(FieldChange(touch.square, None, position_of(shown)))
-        board.push(move)
+def play(driver: ScriptedBoard, board: chess.Board, san: str) -> None:
+    """Lift and place (and remove) pieces as a player does, then push the move."""
+    move = board.parse_san(san)
+    shown = board.copy()
+    for touch in touches_for_move(board, move, random.Random(1)):
+        if touch.piece is None:
+            shown.remove_piece_at(touch.square)
+        else:
+            shown.set_piece_at(touch.square, touch.piece)
+        driver.push(FieldChange(touch.square, None, position_of(shown)))
+    board.push(move)
 
 
 @pytest.mark.anyio
@@ -108,14 +99,14 @@ async def test_moves_are_committed_before_they_are_published(engine, game_id):
     driver = ScriptedBoard()
     running = asyncio.create_task(session.run(driver.events()))
     board = chess.Board()
-    driver.queue.put_nowait(PositionSnapshot(position_of(board)))
+    driver.push(PositionSnapshot(position_of(board)))
     for san in ("e4", "d5", "exd5"):
-        driver.play(board, san)
+        play(driver, board, san)
         with anyio.fail_after(5):
             while len(published) < len(board.move_stack):
                 progress.clear()
                 await progress.wait()
-    driver.queue.put_nowait(None)
+    driver.close()
     await running
     recorder.close()
     assert [(m.seq, m.data["san"]) for m in published] == [(1, "e4"), (2, "d5"), (3, "exd5")]
@@ -209,14 +200,14 @@ async def test_failed_saves_are_retried_in_order_and_nothing_is_lost(engine, gam
     driver = ScriptedBoard()
     running = asyncio.create_task(session.run(driver.events()))
     board = chess.Board()
-    driver.queue.put_nowait(PositionSnapshot(position_of(board)))
+    driver.push(PositionSnapshot(position_of(board)))
     for san in ("d4", "Nf6", "c4"):
-        driver.play(board, san)
+        play(driver, board, san)
         with anyio.fail_after(10):
             while len(published) < len(board.move_stack):
                 progress.clear()
                 await progress.wait()
-    driver.queue.put_nowait(None)
+    driver.close()
     await running
     recorder.close()
     with Session(engine) as db:

@@ -1,0 +1,201 @@
+"""The bus protocol, bytes in and events out, against replies built by hand."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from drivers.dgt.bus import (
+    BROADCAST,
+    BusCommand,
+    BusEvent,
+    BusOptions,
+    DgtBusProtocol,
+    address_of_serial,
+    checksum,
+    encode_bus_command,
+)
+from drivers.events import (
+    BoardStatus,
+    ClockReading,
+    FieldChange,
+    Health,
+    LineNoise,
+    LogReplay,
+    Position,
+    PositionSnapshot,
+)
+
+START_CODES = bytes(
+    [8, 9, 10, 12, 11, 10, 9, 8] + [7] * 8 + [0] * 32 + [1] * 8 + [2, 3, 4, 6, 5, 4, 3, 2]
+)
+
+
+def position_after(*ucis: str) -> Position:
+    board = chess.Board()
+    for uci in ucis:
+        board.push_uci(uci)
+    return tuple(None if (p := board.piece_at(sq)) is None else p.symbol() for sq in chess.SQUARES)
+
+
+def reply(kind: int, address: int, data: bytes = b"", *, corrupt: bool = False) -> bytes:
+    size = 6 + len(data)
+    body = bytes((kind, size >> 7, size & 0x7F, address >> 7, address & 0x7F)) + data
+    return body + bytes(((checksum(body) + (1 if corrupt else 0)) & 0x7F,))
+
+
+def command(kind: BusCommand, address: int) -> bytes:
+    return encode_bus_command(kind, address)
+
+
+def test_command_encoding_matches_the_header_example():
+    assert encode_bus_command(BusCommand.SEND_CLK, 0x10 << 7 | 0x06) == bytes(
+        (0x81, 0x10, 0x06, 0x17)
+    )
+    assert address_of_serial("01025") == 0x08 << 7 | 0x01
+    with pytest.raises(ValueError, match="14-bit"):
+        encode_bus_command(BusCommand.PING, 1 << 14)
+
+
+def discovered(*addresses: int) -> DgtBusProtocol:
+    """A protocol that has found ``addresses`` and asked each for its board."""
+    protocol = DgtBusProtocol(BusOptions(ping_window=1.0, reply_timeout=0.1, clock_every=3))
+    protocol.start(0.0)
+    assert protocol.data_to_send() == command(BusCommand.PING, BROADCAST)
+    for address in addresses:
+        protocol.receive_data(reply(0x87, address), 0.5)
+    protocol.advance(1.0)  # the window closes: silence the found ones, ask again
+    for address in addresses:
+        assert protocol.data_to_send() == command(BusCommand.IGNORE_NEXT_BUS_PING, address)
+        protocol.receive_data(reply(0x87, address), 1.01)
+    assert protocol.data_to_send() == command(BusCommand.PING, BROADCAST)
+    protocol.advance(2.1)  # nobody new: discovery is over
+    assert not protocol.discovering
+    for address in sorted(addresses):
+        assert protocol.data_to_send() == command(BusCommand.SEND_BRD, address)
+        protocol.receive_data(reply(0x83, address, START_CODES), 2.2)
+    protocol.events_received()
+    return protocol
+
+
+def test_discovery_finds_every_board_then_reads_their_positions():
+    protocol = discovered(1025, 7, 300)
+    assert sorted(protocol.boards) == [7, 300, 1025]
+    assert all(board.have_position for board in protocol.boards.values())
+
+
+def test_polling_round_robin_turns_log_records_into_field_changes():
+    protocol = discovered(7, 9)
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    protocol.receive_data(reply(0x85, 7, bytes((0x40, 52, 0x41, 36))), 3.0)
+    events = protocol.events_received()
+    changes = [(e.address, e.event) for e in events if isinstance(e.event, FieldChange)]
+    assert [(address, c.square, c.piece) for address, c in changes] == [
+        (7, chess.E2, None),
+        (7, chess.E4, "P"),
+    ]
+    assert changes[-1][1].position == position_after("e2e4")
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 9)
+    protocol.receive_data(reply(0x85, 9), 3.1)  # nothing changed
+    assert protocol.events_received() == []
+
+
+def test_bad_checksum_asks_to_repeat_not_to_send_again():
+    protocol = discovered(7)
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    protocol.receive_data(reply(0x85, 7, bytes((0x40, 52)), corrupt=True), 3.0)
+    assert protocol.data_to_send() == command(BusCommand.REPEAT_CHANGES, 7)
+    noise = [e.event for e in protocol.events_received() if isinstance(e.event, LineNoise)]
+    assert noise[0].reason == "bad bus checksum"
+    protocol.receive_data(reply(0x85, 7, bytes((0x40, 52))), 3.05)
+    changes = [e.event for e in protocol.events_received() if isinstance(e.event, FieldChange)]
+    assert [(c.square, c.piece) for c in changes] == [(chess.E2, None)]
+
+
+def test_repeated_bad_replies_fall_back_to_a_whole_board_read():
+    protocol = discovered(7)
+    protocol.data_to_send()
+    for attempt in range(3):
+        protocol.receive_data(reply(0x85, 7, b"\x40\x34", corrupt=True), 3.0 + attempt)
+        sent = protocol.data_to_send()
+    assert sent == command(BusCommand.SEND_BRD, 7)
+
+
+def test_missed_answers_make_a_board_delayed_then_not_responding_then_recovering():
+    protocol = DgtBusProtocol(
+        BusOptions(ping_window=1.0, reply_timeout=0.1, delayed_after=2, silent_after=4)
+    )
+    protocol.start(0.0)
+    protocol.receive_data(reply(0x87, 7), 0.5)
+    protocol.advance(1.0)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x87, 7), 1.01)
+    protocol.advance(2.1)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x83, 7, START_CODES), 2.2)
+    now = 2.2
+    health = []
+    for _ in range(4):
+        assert protocol.data_to_send().startswith(bytes((BusCommand.SEND_CHANGES,)))
+        now += 0.2
+        protocol.advance(now)
+        health.append(protocol.boards[7].status.health)
+    assert health == [Health.ACTIVE, Health.DELAYED, Health.DELAYED, Health.NOT_RESPONDING]
+    # It answers again, with everything that happened meanwhile: 1. e4 e5.
+    protocol.data_to_send()
+    records = bytes((0x40, 52, 0x41, 36, 0x40, 12, 0x47, 28))
+    protocol.receive_data(reply(0x85, 7, records), now + 0.05)
+    events = [e.event for e in protocol.events_received()]
+    assert protocol.boards[7].status.health is Health.ACTIVE
+    replay = next(e for e in events if isinstance(e, LogReplay))
+    assert replay.positions[1] == position_after("e2e4")
+    assert replay.positions[-1] == position_after("e2e4", "e7e5")
+    assert PositionSnapshot(position_after("e2e4", "e7e5")) in events
+    assert not any(isinstance(e, FieldChange) for e in events)
+
+
+def test_clock_is_read_every_few_rounds():
+    protocol = discovered(7)
+    sent = []
+    now = 3.0
+    for _ in range(8):
+        data = protocol.data_to_send()
+        sent.append(data[0])
+        if data[0] == BusCommand.SEND_CLK:
+            clock = bytes((0x01, 0x30, 0x00, 0x00, 0x59, 0x59, 0x01 | 0x10))
+            protocol.receive_data(reply(0x84, 7, clock), now)
+        else:
+            protocol.receive_data(reply(0x85, 7), now)
+        now += 0.01
+    assert BusCommand.SEND_CLK in sent
+    readings = [e.event for e in protocol.events_received() if isinstance(e.event, ClockReading)]
+    assert len(readings) == 1  # the same reading twice is one event
+    assert readings[0].right.seconds == 5400
+    assert readings[0].left_to_move
+
+
+def test_line_loss_marks_boards_disconnected_and_resync_collects_their_changes():
+    protocol = discovered(7, 9)
+    protocol.data_to_send()
+    protocol.lost("unplugged")
+    statuses = [
+        (e.address, e.event) for e in protocol.events_received() if isinstance(e.event, BoardStatus)
+    ]
+    assert {address for address, _ in statuses} == {7, 9}
+    assert all(status.health is Health.DISCONNECTED for _, status in statuses)
+    protocol.resync(10.0)
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    protocol.receive_data(reply(0x85, 7, bytes((0x40, 52, 0x41, 36))), 10.01)
+    events = protocol.events_received()
+    assert any(isinstance(e.event, LogReplay) and e.address == 7 for e in events)
+    assert BusEvent(7, PositionSnapshot(position_after("e2e4"))) in events
+
+
+def test_garbage_and_unknown_boards_are_line_noise():
+    protocol = discovered(7)
+    protocol.data_to_send()
+    protocol.receive_data(b"\x01\x02" + reply(0x85, 99), 3.0)
+    events = [e.event for e in protocol.events_received()]
+    assert [type(e) for e in events] == [LineNoise, LineNoise]
+    assert isinstance(events[1], LineNoise)
+    assert "unknown board 99" in events[1].reason
