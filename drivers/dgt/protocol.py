@@ -114,7 +114,7 @@ class DgtBoardProtocol:
 
     @property
     def status(self) -> BoardStatus:
-        return self._status
+        return replace(self._status, last_seen=self._last_seen)
 
     @property
     def deadline(self) -> float | None:
@@ -187,7 +187,7 @@ class DgtBoardProtocol:
             except (MessageError, BwTimeError) as error:
                 size = len(item.payload) + 3
                 self._events.append(LineNoise(size, f"{item.message_id:#04x}: {error}"))
-        if self._last_seen == now:
+        if self._last_seen == now and self._status.health is not Health.ACTIVE:
             self._set_status(health=Health.ACTIVE)
 
     def advance(self, now: float) -> None:
@@ -304,11 +304,15 @@ class DgtBoardProtocol:
         return turned(raw) if self._status.rotated else raw
 
     def _set_status(self, **changes: object) -> None:
-        """Apply changes; announce the status when more than the last-seen time changed."""
-        status = replace(self._status, last_seen=self._last_seen, **changes)  # type: ignore[arg-type]
-        if replace(status, last_seen=None) != replace(self._status, last_seen=None):
-            self._events.append(status)
-        self._status = status
+        """Apply changes and announce the status if anything changed.
+
+        The stored status leaves ``last_seen`` out (it changes with every message, and is
+        filled in when the status is read or announced).
+        """
+        status = replace(self._status, **changes)  # type: ignore[arg-type]
+        if status != self._status:
+            self._status = status
+            self._events.append(self.status)
 
 
 def _plausible(previous: ClockReading | None, reading: ClockReading) -> bool:
