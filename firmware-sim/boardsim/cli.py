@@ -1,19 +1,27 @@
-"""``boardsim``: virtual DGT boards on pseudo-terminals, playing games from a PGN file.
+"""``boardsim``: virtual DGT boards on pseudo-terminals or TCP, playing games from a PGN file.
 
-``boardsim serve --pgn games.pgn --boards 8`` opens one pseudo-terminal per board and
+``boardsim serve --games games.pgn --boards 8`` opens one pseudo-terminal per board and
 prints one JSON line per board (``{"event": "board", "board": 1, "port": "/dev/pts/5",
-"white": ..., "black": ...}``), then ``{"event": "ready"}``. Board N plays game N of the file
-(the file is cycled when there are more boards than games) as soon as a host puts it into
-update mode, and reports ``{"event": "finished", "board": N}`` at the end. The boards stay
-connected until the process is interrupted.
+"white": ..., "black": ..., "url": ..., "serial": ..., "address": ...}``), then
+``{"event": "ready"}``. Board N plays game N of the file (the file is cycled when there are
+more boards than games) as soon as a host listens to it, and reports ``{"event": "finished",
+"board": N}`` at the end. The boards stay connected until the process is interrupted.
+:mod:`boardsim.service` lists every JSON line.
+
+Options beyond that: ``--pgn`` is the older name of ``--games``; ``--speed N`` divides every
+human timing (thinking, touching) by N; ``--bus`` puts all boards on one line as a bus chain;
+``--tcp PORT`` serves on ``socket://127.0.0.1:PORT`` (PORT+1, ... for more lines; 0 picks
+free ports); ``--faults SPEC`` injects faults (:mod:`boardsim.faults`); ``--noise`` picks how
+untidy the players are (``clean`` by default, which the demo relies on); ``--scan-ms``
+turns on the 200-250 ms sensor scan (off by default, so fast demo games stay clean);
+``--baud 9600`` paces the line like the real cable; ``--time-control`` and ``--no-clock``
+set up the clocks.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import random
 import signal
 import sys
 from collections.abc import Sequence
@@ -21,25 +29,55 @@ from pathlib import Path
 
 import chess.pgn
 
-from boardsim.board import VirtualBoard
-from boardsim.player import Pace, play_game
-from boardsim.pty_link import PtyLink
+from boardsim.board import BoardTiming
+from boardsim.clock import Side, TimeControl
+from boardsim.faults import parse_faults
+from boardsim.noise import NoiseModel
+from boardsim.pace import Pace
+from boardsim.scanner import ScanTiming
+from boardsim.service import ServeOptions, serve
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardsim",
-        description="Virtual DGT boards on pseudo-terminals, playing games from a PGN file.",
+        description="Virtual DGT boards on pseudo-terminals or TCP, playing games from PGN.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve boards that play games from a PGN file")
-    serve.add_argument("--pgn", type=Path, required=True, help="games to play, in order")
-    serve.add_argument("--boards", type=int, default=8, help="number of boards (default 8)")
-    serve.add_argument("--ply-seconds", type=float, default=1.5, help="mean thinking time per ply")
-    serve.add_argument(
+    serve_ = commands.add_parser("serve", help="serve boards that play games from a PGN file")
+    serve_.add_argument(
+        "--games", "--pgn", dest="pgn", type=Path, required=True, help="games to play, in order"
+    )
+    serve_.add_argument("--boards", type=int, default=8, help="number of boards (default 8)")
+    serve_.add_argument("--ply-seconds", type=float, default=1.5, help="mean thinking time per ply")
+    serve_.add_argument(
         "--touch-seconds", type=float, default=0.12, help="mean pause between touches"
     )
-    serve.add_argument("--seed", type=int, default=None, help="seed for repeatable play")
+    serve_.add_argument(
+        "--speed", type=float, default=1.0, help="divide every human timing by this (default 1)"
+    )
+    serve_.add_argument("--seed", type=int, default=None, help="seed for repeatable play")
+    serve_.add_argument("--bus", action="store_true", help="all boards on one line, in bus mode")
+    serve_.add_argument(
+        "--tcp", type=int, default=None, metavar="PORT", help="serve on TCP from PORT (0: free)"
+    )
+    serve_.add_argument("--faults", default="", metavar="SPEC", help="faults to inject")
+    serve_.add_argument(
+        "--noise", default="clean", choices=("clean", "human", "messy"), help="player habits"
+    )
+    serve_.add_argument(
+        "--scan-ms", default="0", metavar="MS", help="sensor scan time, e.g. 200-250 (0: instant)"
+    )
+    serve_.add_argument(
+        "--baud", type=int, default=0, help="pace the line at this baud rate (0: instant)"
+    )
+    serve_.add_argument(
+        "--time-control", default="90+30", help="clock time control, e.g. 90+30, 5d3, 5b3"
+    )
+    serve_.add_argument("--no-clock", action="store_true", help="boards without a clock")
+    serve_.add_argument(
+        "--white-side", default="left", choices=("left", "right"), help="White's clock side"
+    )
     return parser
 
 
@@ -56,62 +94,34 @@ def load_games(path: Path, count: int) -> list[chess.pgn.Game]:
     return [games[i % len(games)] for i in range(count)]
 
 
-def _emit(record: dict[str, object]) -> None:
-    print(json.dumps(record), flush=True)
+def options_of(args: argparse.Namespace) -> ServeOptions:
+    """The serve options an argument list asks for; raises ValueError on bad values."""
+    if args.baud < 0:
+        raise ValueError("--baud must not be negative")
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        raise ValueError("--tcp needs a port number")
+    pace = Pace(ply_seconds=args.ply_seconds, touch_seconds=args.touch_seconds)
+    return ServeOptions(
+        pace=pace.faster(args.speed),
+        seed=args.seed,
+        noise=NoiseModel.preset(args.noise),
+        timing=BoardTiming.realistic(scan=ScanTiming.parse(args.scan_ms)),
+        time_control=None if args.no_clock else TimeControl.parse(args.time_control),
+        white_side=Side(args.white_side),
+        bus=args.bus,
+        tcp_port=args.tcp,
+        byte_seconds=10 / args.baud if args.baud else None,
+        faults=tuple(parse_faults(args.faults)),
+    )
 
 
-async def serve(
-    games: Sequence[chess.pgn.Game], pace: Pace, seed: int | None, stop: asyncio.Event
-) -> None:
-    """Serve one board per game until ``stop`` is set; a failing player stops them all."""
-    links = [PtyLink(VirtualBoard(serial_number=f"{10000 + n:05d}")) for n in range(len(games))]
-    players: list[asyncio.Task[None]] = []
-    failures: list[BaseException] = []
-
-    async def play(number: int, link: PtyLink, game: chess.pgn.Game) -> None:
-        rng = random.Random(None if seed is None else seed + number)
-        await play_game(link, list(game.mainline_moves()), pace, rng)
-        _emit({"event": "finished", "board": number})
-
-    def watch(task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and (error := task.exception()) is not None:
-            failures.append(error)
-            stop.set()
-
-    try:
-        for number, (link, game) in enumerate(zip(links, games, strict=True), start=1):
-            _emit(
-                {
-                    "event": "board",
-                    "board": number,
-                    "port": link.path,
-                    "white": game.headers.get("White", "?"),
-                    "black": game.headers.get("Black", "?"),
-                }
-            )
-        _emit({"event": "ready"})
-        for number, (link, game) in enumerate(zip(links, games, strict=True), start=1):
-            players.append(asyncio.create_task(play(number, link, game)))
-            players[-1].add_done_callback(watch)
-        await stop.wait()
-    finally:
-        for task in players:
-            task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
-        for link in links:
-            link.close()
-    if failures:
-        raise failures[0]
-
-
-async def _main(args: argparse.Namespace) -> None:
+async def _main(args: argparse.Namespace, options: ServeOptions) -> None:
     games = load_games(args.pgn, args.boards)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    pace = Pace(ply_seconds=args.ply_seconds, touch_seconds=args.touch_seconds)
-    await serve(games, pace, args.seed, stop)
+    await serve(games, options, stop)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -120,7 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("boardsim: --boards must be at least 1", file=sys.stderr)
         return 2
     try:
-        asyncio.run(_main(args))
+        options = options_of(args)
+    except ValueError as error:
+        print(f"boardsim: {error}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(_main(args, options))
     except (OSError, ValueError) as error:
         print(f"boardsim: {error}", file=sys.stderr)
         return 1

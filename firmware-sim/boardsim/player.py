@@ -1,48 +1,66 @@
-"""A player at a virtual board: plays a game move by move with human-like timing."""
+"""A player at a virtual board: plays a game in real time on a served board.
+
+The steps come from :func:`boardsim.performance.perform_game` (sans I/O); this module only
+waits out their delays on the event loop and applies them at ``loop.time()``, then lets the
+link write what the board has to say.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Protocol
 
 import chess
 
-from boardsim.hands import touches_for_move
-from boardsim.pty_link import PtyLink
+from boardsim.board import VirtualBoard
+from boardsim.clock import Side
+from boardsim.noise import NoiseModel
+from boardsim.pace import Pace
+from boardsim.performance import apply_step, perform_game
+
+__all__ = ["Pace", "Table", "play_game"]
 
 
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """Timing of play: seconds of thought per ply and between two touches of one move.
+class Table(Protocol):
+    """Where a player sits: a board, and the link that carries its news (a link or a seat)."""
 
-    Each pause is drawn uniformly from ``[(1 - jitter) * mean, (1 + jitter) * mean]``.
-    """
+    @property
+    def board(self) -> VirtualBoard: ...
 
-    ply_seconds: float = 1.5
-    touch_seconds: float = 0.12
-    jitter: float = 0.5
+    def flush(self) -> None: ...
 
-    def think(self, rng: random.Random) -> float:
-        return self.ply_seconds * rng.uniform(1 - self.jitter, 1 + self.jitter)
-
-    def between_touches(self, rng: random.Random) -> float:
-        return self.touch_seconds * rng.uniform(1 - self.jitter, 1 + self.jitter)
+    async def wait_until_updating(self) -> None: ...
 
 
 async def play_game(
-    link: PtyLink, moves: Sequence[chess.Move], pace: Pace, rng: random.Random
+    table: Table,
+    moves: Sequence[chess.Move],
+    pace: Pace,
+    rng: random.Random,
+    *,
+    noise: NoiseModel | None = None,
+    result: str | None = None,
+    white_side: Side = Side.LEFT,
+    press_clock: bool = True,
+    rotated_board: bool | None = None,
 ) -> None:
-    """Play ``moves`` from the start position once the host is listening."""
-    await link.wait_until_updating()
-    board = chess.Board()
-    for move in moves:
-        await asyncio.sleep(pace.think(rng))
-        touches = touches_for_move(board, move, rng)
-        for number, touch in enumerate(touches):
-            if number:
-                await asyncio.sleep(pace.between_touches(rng))
-            link.board.set_square(touch.dgt_index, touch.dgt_code)
-            link.flush()
-        board.push(move)
+    """Play ``moves`` once a host is listening; see :func:`perform_game` for the options."""
+    await table.wait_until_updating()
+    loop = asyncio.get_running_loop()
+    steps = perform_game(
+        moves,
+        pace=pace,
+        rng=rng,
+        noise=noise,
+        initial=table.board.squares,
+        result=result,
+        white_side=white_side,
+        press_clock=press_clock,
+        rotated_board=rotated_board,
+    )
+    for step in steps:
+        await asyncio.sleep(step.delay)
+        apply_step(table.board, step, loop.time())
+        table.flush()

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sys
 from pathlib import Path
 
+import anyio
 import pytest
+import serial
 
-from boardsim.cli import build_parser, load_games, main
+from boardsim.cli import build_parser, load_games, main, options_of
+from boardsim.clock import Bonus, Side, TimeControl
+from boardsim.faults import Fault, FaultKind
+from boardsim.noise import NoiseModel
+from boardsim.pace import Pace
+from boardsim.scanner import ScanTiming
+from boardsim.service import ServeOptions, serve
+from boardsim.wire import bus_command
 
 TWO_GAMES = """\
 [Event "Test"]
@@ -114,3 +126,178 @@ def test_missing_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
 
     assert exit_info.value.code == 2
     assert "usage: boardsim" in capsys.readouterr().err
+
+
+# -- the serve options ------------------------------------------------------------------------
+
+
+def options(*argv: str) -> ServeOptions:
+    return options_of(build_parser().parse_args(["serve", "--games", "g.pgn", *argv]))
+
+
+def test_default_options_are_the_clean_demo() -> None:
+    chosen = options()
+
+    assert chosen.noise == NoiseModel.clean()
+    assert chosen.pace == Pace(1.5, 0.12)
+    assert chosen.timing.scan is None
+    assert chosen.byte_seconds is None
+    assert chosen.time_control == TimeControl(5400, 30)
+    assert (chosen.bus, chosen.tcp_port, chosen.faults) == (False, None, ())
+    assert chosen.white_side is Side.LEFT
+
+
+def test_games_and_pgn_are_the_same_option(two_games: Path) -> None:
+    by_games = build_parser().parse_args(["serve", "--games", str(two_games)])
+    by_pgn = build_parser().parse_args(["serve", "--pgn", str(two_games)])
+
+    assert by_games.pgn == by_pgn.pgn == two_games
+
+
+def test_every_option() -> None:
+    chosen = options(
+        "--ply-seconds", "2", "--touch-seconds", "0.2", "--speed", "10", "--bus", "--tcp", "0",
+        "--faults", "mute@1:board=1", "--noise", "messy", "--scan-ms", "200-250",
+        "--baud", "9600", "--time-control", "5d3", "--white-side", "right", "--seed", "4",
+    )  # fmt: skip
+
+    assert chosen.pace.ply_seconds == pytest.approx(0.2)
+    assert chosen.pace.touch_seconds == pytest.approx(0.02)
+    assert (chosen.bus, chosen.tcp_port, chosen.seed) == (True, 0, 4)
+    assert chosen.faults == (Fault(FaultKind.MUTE, at=1.0, board=1),)
+    assert chosen.noise == NoiseModel.messy()
+    assert chosen.timing.scan == ScanTiming(0.2, 0.25)
+    assert chosen.byte_seconds == pytest.approx(10 / 9600)
+    assert chosen.time_control == TimeControl(300, 3, Bonus.DELAY)
+    assert chosen.white_side is Side.RIGHT
+    assert options("--no-clock").time_control is None
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--faults", "explode@1"],
+        ["--time-control", "fast"],
+        ["--scan-ms", "slow"],
+        ["--baud", "-1"],
+        ["--tcp", "70000"],
+        ["--speed", "0"],
+    ],
+)
+def test_bad_option_values_return_2(
+    two_games: Path, bad: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--games", str(two_games), *bad]) == 2
+
+    captured = capsys.readouterr()
+    assert captured.err.startswith("boardsim: ")
+    assert captured.out == ""
+
+
+def test_a_fault_for_a_missing_board_returns_1(
+    two_games: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["serve", "--games", str(two_games), "--boards", "2", "--faults", "mute:board=3"]
+
+    assert main(argv) == 1
+
+    captured = capsys.readouterr()
+    assert "no board 3" in captured.err
+    assert captured.out == ""
+
+
+class Recorder:
+    """Collects the JSON records ``serve`` emits and wakes whoever waits for one."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, object]] = []
+        self.changed = asyncio.Event()
+
+    def __call__(self, record: dict[str, object]) -> None:
+        json.dumps(record)  # every record must be JSON
+        self.records.append(record)
+        self.changed.set()
+
+    async def wait_for(self, **fields: object) -> dict[str, object]:
+        with anyio.fail_after(10):
+            while True:
+                for record in self.records:
+                    if all(record.get(k) == v for k, v in fields.items()):
+                        return record
+                self.changed.clear()
+                await self.changed.wait()
+
+
+@pytest.mark.anyio
+async def test_serve_a_bus_chain_on_tcp_with_a_fault(two_games: Path) -> None:
+    games = load_games(two_games, 2)
+    chosen = ServeOptions(
+        pace=Pace(0.02, 0.005),
+        seed=1,
+        bus=True,
+        tcp_port=0,
+        faults=(Fault(FaultKind.BATTERY, board=1),),
+    )
+    recorder = Recorder()
+    stop = asyncio.Event()
+    serving = asyncio.create_task(serve(games, chosen, stop, recorder))
+    try:
+        await recorder.wait_for(event="ready")
+        boards = [r for r in recorder.records if r["event"] == "board"]
+        assert [(b["board"], b["serial"], b["address"]) for b in boards] == [
+            (1, "10000", 10000),
+            (2, "10001", 10001),
+        ]
+        assert boards[0]["url"] == boards[1]["url"] == boards[0]["port"]
+        assert all(b["bus"] is True and b["transport"] == "tcp" for b in boards)
+        assert (boards[1]["white"], boards[1]["black"]) == ("Gamma", "Delta")
+        await recorder.wait_for(event="fault", kind="battery", phase="start")
+
+        port = serial.serial_for_url(str(boards[0]["url"]), timeout=5)
+        try:
+            port.write(bus_command(0x87, 10001))  # board 2 is addressed: its game starts
+            await recorder.wait_for(event="finished", board=2)
+            port.write(bus_command(0x81, 10000))
+            with anyio.fail_after(10):
+                data = await anyio.to_thread.run_sync(port.read, 6 + 13)
+            ping, clock = data[:6], data[6:]
+            assert ping[0] == 0x87
+            assert clock[:3] == bytes((0x84, 0, 13))
+            assert clock[11] & 0x04  # battery low on board 1
+            assert not any(r == {"event": "finished", "board": 1} for r in recorder.records)
+        finally:
+            port.close()
+    finally:
+        stop.set()
+        with anyio.fail_after(10):
+            await serving
+
+
+@pytest.mark.anyio
+async def test_the_boardsim_command_serves_on_tcp(two_games: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "boardsim", "serve", "--games", str(two_games), "--boards", "1",
+        "--tcp", "0", "--speed", "50", "--seed", "2", "--no-clock",
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    port = None
+    try:
+        with anyio.fail_after(30):
+            board = json.loads(await process.stdout.readline())
+            assert json.loads(await process.stdout.readline()) == {"event": "ready"}
+        assert board["event"] == "board"
+        assert board["port"] == board["url"]
+        assert board["url"].startswith("socket://127.0.0.1:")
+        port = serial.serial_for_url(board["url"], timeout=5)
+        port.write(bytes((0x40, 0x42, 0x4B)))
+        with anyio.fail_after(10):
+            dump = await anyio.to_thread.run_sync(port.read, 67)
+            assert dump[:3] == bytes((0x86, 0, 67))
+            assert json.loads(await process.stdout.readline()) == {"event": "finished", "board": 1}
+    finally:
+        if port is not None:
+            port.close()
+        process.terminate()
+        with anyio.fail_after(10):
+            assert await process.wait() == 0

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardsim.hands import Touch, touches_for_move
+from boardsim.noise import NoiseModel
 from tests.strategies import legal_games
 
 
@@ -241,3 +242,118 @@ def test_dgt_index(square: chess.Square, index: int) -> None:
 def test_dgt_code(symbol: str, code: int) -> None:
     assert Touch(chess.E4, chess.Piece.from_symbol(symbol)).dgt_code == code
     assert Touch(chess.E4, None).dgt_code == 0
+
+
+# -- untidy variants (the noise model) --------------------------------------------------------
+
+ALWAYS = NoiseModel(
+    captured_first=1.0,
+    castle_rook_first=1.0,
+    en_passant_captured_first=1.0,
+    promotion_pawn_lingers=1.0,
+    slide=1.0,
+)
+NEVER = NoiseModel(captured_first=0.0)
+
+
+def names(touches: list[Touch]) -> list[tuple[str, str | None]]:
+    return [
+        (chess.square_name(t.square), None if t.piece is None else t.piece.symbol())
+        for t in touches
+    ]
+
+
+def test_castling_rook_first() -> None:
+    board = board_from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+
+    touches = touches_for_move(board, chess.Move.from_uci("e1g1"), random.Random(1), ALWAYS)
+
+    assert names(touches) == [("h1", None), ("f1", "R"), ("e1", None), ("g1", "K")]
+
+
+def test_en_passant_captured_pawn_first() -> None:
+    board = board_from("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
+
+    touches = touches_for_move(board, chess.Move.from_uci("e5d6"), random.Random(1), ALWAYS)
+
+    assert names(touches) == [("d5", None), ("e5", None), ("d6", "P")]
+
+
+def test_capture_order_follows_the_model() -> None:
+    board = board_from("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    move = chess.Move.from_uci("e4d5")
+
+    first = touches_for_move(board, move, random.Random(1), ALWAYS)
+    last = touches_for_move(board, move, random.Random(1), NEVER)
+
+    assert names(first) == [("d5", None), ("e4", None), ("d5", "P")]
+    assert names(last) == [("e4", None), ("d5", None), ("d5", "P")]
+
+
+@pytest.mark.parametrize("promotion", [chess.QUEEN, chess.KNIGHT])
+def test_pawn_lingers_on_the_last_rank_before_the_swap(promotion: chess.PieceType) -> None:
+    board = board_from("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    move = chess.Move(chess.B7, chess.B8, promotion=promotion)
+
+    touches = touches_for_move(board, move, random.Random(1), ALWAYS)
+
+    symbol = chess.Piece(promotion, chess.WHITE).symbol()
+    assert names(touches) == [("b7", None), ("b8", "P"), ("b8", None), ("b8", symbol)]
+    assert touches[2].pause > 1
+
+
+def test_lingering_capture_promotion_clears_the_square_first() -> None:
+    board = board_from("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    move = chess.Move(chess.A7, chess.B8, promotion=chess.ROOK)
+    noise = NoiseModel(captured_first=0.0, promotion_pawn_lingers=1.0)
+
+    touches = touches_for_move(board, move, random.Random(1), noise)
+
+    assert names(touches) == [("a7", None), ("b8", None), ("b8", "P"), ("b8", None), ("b8", "R")]
+
+
+def test_a_slide_crosses_every_square_in_between() -> None:
+    board = board_from("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+
+    touches = touches_for_move(board, chess.Move.from_uci("a1a4"), random.Random(1), ALWAYS)
+
+    assert names(touches) == [
+        ("a1", None),
+        ("a2", "R"),
+        ("a2", None),
+        ("a3", "R"),
+        ("a3", None),
+        ("a4", "R"),
+    ]
+    assert all(t.pause < 1 for t in touches[1:])
+
+
+def test_a_sliding_capture_with_the_mover_first_removes_the_victim_at_the_end() -> None:
+    board = board_from("4k3/8/8/b7/8/8/8/R3K3 w - - 0 1")
+    noise = NoiseModel(captured_first=0.0, slide=1.0)
+
+    touches = touches_for_move(board, chess.Move.from_uci("a1a5"), random.Random(1), noise)
+
+    assert names(touches)[-3:] == [("a4", None), ("a5", None), ("a5", "R")]
+
+
+def test_knights_and_single_steps_never_slide() -> None:
+    board = chess.Board()
+
+    for uci in ("g1f3", "e2e3"):
+        touches = touches_for_move(board, chess.Move.from_uci(uci), random.Random(1), ALWAYS)
+        assert len(touches) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(legal_games(60), st.randoms(use_true_random=False))
+def test_untidy_touches_still_reproduce_every_move(
+    game: list[chess.Move], rng: random.Random
+) -> None:
+    board = chess.Board()
+    for move in game:
+        touches = touches_for_move(board, move, rng, NoiseModel.messy())
+        sensed = apply(board, touches)
+        board.push(move)
+
+        assert sensed.board_fen() == board.board_fen(), move.uci()

@@ -1,0 +1,247 @@
+"""``boardsim serve`` as a coroutine: boards, their lines, their players and the fault plan.
+
+It builds the boards (each with a DGT 3000 unless the clock is off), puts them on
+pseudo-terminals or TCP ports — one line per board, or one bus chain on one line — prints
+one JSON line per board and ``{"event": "ready"}``, starts a player per board and runs the
+fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout):
+
+* ``{"event": "board", "board": N, "port": ..., "white": ..., "black": ...}`` plus ``url``
+  (what pyserial's ``serial_for_url`` opens: the pty path or ``socket://127.0.0.1:P``),
+  ``serial``, ``address`` (the 14-bit bus address), ``bus`` and ``transport``. ``port`` is the
+  same as ``url`` (the demo opens it as is);
+* ``{"event": "ready"}`` once every line is open;
+* ``{"event": "finished", "board": N}`` when board N's game has been played;
+* ``{"event": "fault", "kind": ..., "board": N or null, "phase": "start" | "end"}``;
+* ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import chess.pgn
+
+from boardsim.board import BoardTiming, VirtualBoard
+from boardsim.chain import BusChain
+from boardsim.clock import Dgt3000, Side, TimeControl
+from boardsim.endpoint import Endpoint
+from boardsim.faults import LINE_FAULTS, Fault, end_fault, start_fault
+from boardsim.link import Link, Seat
+from boardsim.noise import NoiseModel
+from boardsim.pace import Pace
+from boardsim.player import play_game
+from boardsim.pty_link import PtyLink
+from boardsim.tcp_link import TcpLink
+
+Emit = Callable[[dict[str, object]], None]
+
+#: Board N (from 1) has serial number FIRST_SERIAL + N - 1.
+FIRST_SERIAL = 10000
+
+
+def emit_json(record: dict[str, object]) -> None:
+    print(json.dumps(record), flush=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    pace: Pace = field(default_factory=Pace)
+    seed: int | None = None
+    noise: NoiseModel = field(default_factory=NoiseModel.clean)
+    timing: BoardTiming = field(default_factory=lambda: BoardTiming.realistic(scan=None))
+    #: None: no clock on the boards.
+    time_control: TimeControl | None = field(default_factory=TimeControl)
+    white_side: Side = Side.LEFT
+    bus: bool = False
+    #: None: pseudo-terminals; a number: TCP from that port up (0: free ports).
+    tcp_port: int | None = None
+    #: Seconds per byte on the line (10 / baud), None for an instant line.
+    byte_seconds: float | None = None
+    faults: tuple[Fault, ...] = ()
+
+
+def make_boards(count: int, options: ServeOptions) -> list[VirtualBoard]:
+    boards = []
+    for number in range(1, count + 1):
+        seed = None if options.seed is None else options.seed + number
+        clock = None
+        if options.time_control is not None:
+            clock = Dgt3000(options.time_control, rng=random.Random(seed))
+        boards.append(
+            VirtualBoard(
+                serial_number=f"{FIRST_SERIAL + number - 1:05d}",
+                clock=clock,
+                timing=options.timing,
+                seed=seed,
+            )
+        )
+    return boards
+
+
+async def open_links(
+    boards: Sequence[VirtualBoard], options: ServeOptions
+) -> list[tuple[Link, list[int]]]:
+    """The lines carrying ``boards``, each with the numbers (from 1) of its boards."""
+    endpoints: list[tuple[Endpoint, list[int]]]
+    if options.bus:
+        endpoints = [(BusChain(boards), list(range(1, len(boards) + 1)))]
+    else:
+        endpoints = [(board, [number]) for number, board in enumerate(boards, start=1)]
+    links: list[tuple[Link, list[int]]] = []
+    try:
+        for offset, (endpoint, numbers) in enumerate(endpoints):
+            link: Link
+            if options.tcp_port is None:
+                link = PtyLink(endpoint, byte_seconds=options.byte_seconds)
+            else:
+                port = options.tcp_port + offset if options.tcp_port else 0
+                link = await TcpLink.open(endpoint, port=port, byte_seconds=options.byte_seconds)
+            links.append((link, numbers))
+    except BaseException:
+        for link, _ in links:
+            link.close()
+        raise
+    return links
+
+
+async def serve(
+    games: Sequence[chess.pgn.Game],
+    options: ServeOptions,
+    stop: asyncio.Event,
+    emit: Emit = emit_json,
+) -> None:
+    """Serve one board per game until ``stop`` is set; a failing task stops them all."""
+    for fault in options.faults:
+        if fault.board is not None and fault.board > len(games):
+            raise ValueError(f"fault {fault.kind.value}: there is no board {fault.board}")
+    boards = make_boards(len(games), options)
+    links = await open_links(boards, options)
+    seats: dict[int, Seat] = {}
+    line_of: dict[int, Link] = {}
+    for link, numbers in links:
+        for index, number in enumerate(numbers):
+            seats[number] = Seat(link, index)
+            line_of[number] = link
+    tasks: list[asyncio.Task[None]] = []
+    failures: list[BaseException] = []
+
+    def watch(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            failures.append(error)
+            stop.set()
+
+    async def play(number: int, game: chess.pgn.Game) -> None:
+        rng = random.Random(None if options.seed is None else options.seed + number)
+        await play_game(
+            seats[number],
+            list(game.mainline_moves()),
+            options.pace,
+            rng,
+            noise=options.noise,
+            result=game.headers.get("Result"),
+            white_side=options.white_side,
+            press_clock=options.time_control is not None,
+        )
+        emit({"event": "finished", "board": number})
+
+    try:
+        transport = "pty" if options.tcp_port is None else "tcp"
+        for number, (board, game) in enumerate(zip(boards, games, strict=True), start=1):
+            where = line_of[number].address
+            emit(
+                {
+                    "event": "board",
+                    "board": number,
+                    "port": where,
+                    "white": game.headers.get("White", "?"),
+                    "black": game.headers.get("Black", "?"),
+                    "url": where,
+                    "serial": board.serial_number,
+                    "address": board.address,
+                    "bus": options.bus,
+                    "transport": transport,
+                }
+            )
+        emit({"event": "ready"})
+        for number, game in enumerate(games, start=1):
+            tasks.append(asyncio.create_task(play(number, game)))
+        plan = FaultPlan(links, seats, emit, options.seed)
+        tasks += [asyncio.create_task(plan.run(fault)) for fault in options.faults]
+        for task in tasks:
+            task.add_done_callback(watch)
+        await stop.wait()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for link, _ in links:
+            link.close()
+    if failures:
+        raise failures[0]
+
+
+class FaultPlan:
+    """Runs the faults of a spec at their times on the served lines."""
+
+    def __init__(
+        self,
+        links: list[tuple[Link, list[int]]],
+        seats: dict[int, Seat],
+        emit: Emit,
+        seed: int | None,
+    ) -> None:
+        self._links = links
+        self._seats = seats
+        self._emit = emit
+        self._rng = random.Random(None if seed is None else f"{seed}:faults")
+        self._loop = asyncio.get_running_loop()
+        self._start = self._loop.time()
+
+    def targets(self, fault: Fault) -> list[tuple[Link, list[VirtualBoard]]]:
+        """The lines a fault acts on, each with the boards it touches there."""
+        if fault.board is None:
+            return [(link, list(link.boards)) for link, _ in self._links]
+        if fault.board not in self._seats:
+            raise ValueError(f"fault {fault.kind.value}: there is no board {fault.board}")
+        seat = self._seats[fault.board]
+        return [(seat.link, [seat.board])]
+
+    async def run(self, fault: Fault) -> None:
+        targets = self.targets(fault)
+        begin = self._start + fault.at
+        while True:
+            await asyncio.sleep(max(0.0, begin - self._loop.time()))
+            self._emit(
+                {"event": "fault", "kind": fault.kind.value, "board": fault.board, "phase": "start"}
+            )
+            for link, boards in targets:
+                start_fault(fault, link, boards, self._rng, self._loop.time())
+            length = fault.length
+            if length is not None:
+                await asyncio.sleep(length)
+                for link, boards in targets:
+                    before = link.address
+                    await end_fault(fault, link, boards, self._loop.time())
+                    if fault.kind in LINE_FAULTS and link.address != before:
+                        self._announce_port(link)
+                self._emit(
+                    {
+                        "event": "fault",
+                        "kind": fault.kind.value,
+                        "board": fault.board,
+                        "phase": "end",
+                    }
+                )
+            if fault.every is None:
+                return
+            begin += fault.every
+
+    def _announce_port(self, link: Link) -> None:
+        for moved, numbers in self._links:
+            if moved is link:
+                for number in numbers:
+                    self._emit({"event": "port", "board": number, "port": link.address})
