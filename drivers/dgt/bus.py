@@ -156,6 +156,7 @@ class DgtBusProtocol:
         self._pending: _Pending | None = None
         self._queue: deque[tuple[BusCommand, int]] = deque()
         self._discovering_until: float | None = None
+        self._discovery_done = False
         self._found_in_round = 0
         self._round_robin: deque[int] = deque()
         self._rounds = 0
@@ -164,7 +165,8 @@ class DgtBusProtocol:
 
     @property
     def discovering(self) -> bool:
-        return self._discovering_until is not None
+        """True until a broadcast PING has found nobody new."""
+        return not self._discovery_done
 
     @property
     def deadline(self) -> float | None:
@@ -244,6 +246,8 @@ class DgtBusProtocol:
             for address in self.boards:
                 self._queue.append((BusCommand.IGNORE_NEXT_BUS_PING, address))
             self._queue.append((BusCommand.PING, BROADCAST))
+        else:
+            self._discovery_done = True
         self._next(now)
 
     # -- polling -------------------------------------------------------------------------
@@ -272,6 +276,9 @@ class DgtBusProtocol:
         address = self._round_robin.popleft()
         board = self.boards[address]
         if not board.have_position:
+            # Fetch (and drop) what the board logged before we knew it, so the changes
+            # after the dump are exactly those made after it.
+            self._queue.append((BusCommand.SEND_CHANGES, address))
             self._queue.append((BusCommand.SEND_BRD, address))
         elif self._rounds % self.options.clock_every == 0:
             self._queue.append((BusCommand.SEND_CHANGES, address))
@@ -329,6 +336,8 @@ class DgtBusProtocol:
 
     def _apply_records(self, board: _Board, data: bytes) -> None:
         """Log records since the last poll: field changes, or a replay after a break."""
+        if not board.have_position:
+            return  # changes from before the first dump: the dump includes them
         replay = board.recovering
         board.recovering = False
         log = decode_log(data)

@@ -153,7 +153,7 @@ class DgtBusLine:
         for item in self.protocol.events_received():
             if item.address in self.protocol.boards:
                 self._link(item.address).queue.put_nowait(item.event)
-        if self.protocol.boards and not self.protocol.discovering:
+        if not self.protocol.discovering:
             self._discovered.set()
 
     def _lost(self, reason: str, reconnecting: bool) -> None:

@@ -72,6 +72,10 @@ def discovered(*addresses: int) -> DgtBusProtocol:
     protocol.advance(2.1)  # nobody new: discovery is over
     assert not protocol.discovering
     for address in sorted(addresses):
+        # What the board logged before the host knew it is fetched and dropped ...
+        assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, address)
+        protocol.receive_data(reply(0x85, address, bytes((0x40, 52))), 2.2)
+        # ... because the dump that follows already shows it.
         assert protocol.data_to_send() == command(BusCommand.SEND_BRD, address)
         protocol.receive_data(reply(0x83, address, START_CODES), 2.2)
     protocol.events_received()
@@ -82,6 +86,7 @@ def test_discovery_finds_every_board_then_reads_their_positions():
     protocol = discovered(1025, 7, 300)
     assert sorted(protocol.boards) == [7, 300, 1025]
     assert all(board.have_position for board in protocol.boards.values())
+    assert all(board.raw[chess.E2] == "P" for board in protocol.boards.values())
 
 
 def test_polling_round_robin_turns_log_records_into_field_changes():
@@ -131,6 +136,8 @@ def test_missed_answers_make_a_board_delayed_then_not_responding_then_recovering
     protocol.data_to_send()
     protocol.receive_data(reply(0x87, 7), 1.01)
     protocol.advance(2.1)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x85, 7), 2.2)
     protocol.data_to_send()
     protocol.receive_data(reply(0x83, 7, START_CODES), 2.2)
     now = 2.2
