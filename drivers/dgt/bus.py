@@ -112,7 +112,7 @@ class BusEvent:
 @dataclass(frozen=True, slots=True)
 class BusOptions:
     status_bits: StatusBits = HEADER_2015
-    #: How long a board may take to answer before the poll moves on.
+    #: How long the line may stay silent while an answer is due before the poll moves on.
     reply_timeout: float = 0.08
     #: How long boards may take to answer a broadcast PING.
     ping_window: float = 1.2
@@ -157,6 +157,7 @@ class DgtBusProtocol:
         self._queue: deque[tuple[BusCommand, int]] = deque()
         self._discovering_until: float | None = None
         self._discovery_done = False
+        self._last_received = 0.0
         self._found_in_round = 0
         self._round_robin: deque[int] = deque()
         self._rounds = 0
@@ -173,7 +174,7 @@ class DgtBusProtocol:
         if self._discovering_until is not None:
             return self._discovering_until
         if self._pending is not None:
-            return self._pending.sent_at + self.options.reply_timeout
+            return self._deadline_of(self._pending)
         return None
 
     def start(self, now: float) -> None:
@@ -190,6 +191,7 @@ class DgtBusProtocol:
         return events
 
     def receive_data(self, data: bytes, now: float) -> None:
+        self._last_received = now
         for item in self._decoder.feed(data):
             if isinstance(item, Discarded):
                 self._events.append(BusEvent(BROADCAST, LineNoise(len(item.data), item.reason)))
@@ -209,7 +211,9 @@ class DgtBusProtocol:
         self._next(now)
 
     def _deadline_of(self, pending: _Pending) -> float:
-        return pending.sent_at + self.options.reply_timeout
+        # The timeout counts silence: a long reply still arriving (a board dump takes
+        # ~70 ms at 9600 baud) is not a missed one.
+        return max(pending.sent_at, self._last_received) + self.options.reply_timeout
 
     def lost(self, reason: str) -> None:
         """The line is gone; every board is marked disconnected and will be recovered."""

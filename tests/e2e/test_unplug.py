@@ -1,0 +1,147 @@
+"""A cable pulled mid-game and plugged back: the stored game loses and repeats no move.
+
+Real pieces of the chain: boardsim boards on pseudo-terminals, the DGT driver reopening the
+port with backoff and resynchronising from the board's log, the hub deciding and storing
+moves in SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import chess
+import pytest
+from sqlmodel import Session
+
+from boardsim.board import VirtualBoard
+from boardsim.chain import BusChain
+from boardsim.clock import Dgt3000, TimeControl
+from boardsim.pace import Pace
+from boardsim.player import play_game
+from boardsim.pty_link import PtyLink
+from drivers.dgt.bus import BusOptions
+from drivers.dgt.transport import DgtBusLine
+from relay.bus.memory import MemoryBus
+from relay.bus.messages import Published, game_topic
+from relay.config import Settings
+from relay.hub.hub import Hub
+from relay.store.engine import open_store
+from relay.store.games import create_game, create_round, create_tournament, read_events
+from tests.e2e.test_dgt_wire import corpus
+
+PACE = Pace(ply_seconds=0.2, touch_seconds=0.01, jitter=0.5)
+SETTLE = 0.04
+UNPLUG_AFTER_PLIES = 8
+UNPLUGGED_SECONDS = 1.2  # several moves are made on the board meanwhile
+
+
+@asynccontextmanager
+async def relay_hub(tmp_path: Path, boards: int) -> AsyncIterator[tuple[Hub, list[int]]]:
+    engine = open_store(f"sqlite:///{tmp_path / 'unplug.db'}")
+    with Session(engine) as session:
+        tournament = create_tournament(session, name="Unplug test")
+        assert tournament.id is not None
+        round_ = create_round(session, tournament_id=tournament.id, number=1)
+        assert round_.id is not None
+        ids = []
+        for board in range(1, boards + 1):
+            game = create_game(session, round_id=round_.id, board=board, white="W", black="B")
+            assert game.id is not None
+            ids.append(game.id)
+    hub = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+    try:
+        yield hub, ids
+    finally:
+        await hub.close()
+        engine.dispose()
+
+
+def stored_moves(hub: Hub, game_id: int) -> list[str]:
+    with Session(hub.engine) as session:
+        return [e.data["uci"] for e in read_events(session, game_id=game_id) if e.kind == "move"]
+
+
+async def moves_published(hub: Hub, game_id: int, count: int) -> None:
+    """Wait until ``count`` moves of the game have been stored and published."""
+    arrived = asyncio.Event()
+    seen: list[Published] = []
+
+    def on_event(message: Published) -> None:
+        if message.kind == "move":
+            seen.append(message)
+            arrived.set()
+
+    subscription = hub.bus.subscribe(game_topic(game_id), on_event)
+    try:
+        with anyio.fail_after(60):
+            while len(stored_moves(hub, game_id)) < count:
+                arrived.clear()
+                await arrived.wait()
+    finally:
+        subscription.close()
+
+
+async def unplug_and_replug(
+    link: PtyLink, hub: Hub, game_id: int, players: Awaitable[object]
+) -> None:
+    await moves_published(hub, game_id, UNPLUG_AFTER_PLIES)
+    link.vanish()
+    before = list(link.boards[0].squares)
+    # The fault lasts this long while the players go on; the test waits for nothing here.
+    await asyncio.sleep(UNPLUGGED_SECONDS)
+    assert list(link.boards[0].squares) != before  # moves were made while unplugged
+    await link.reappear()
+    await players
+
+
+def board_with_clock(serial: int) -> VirtualBoard:
+    clock = Dgt3000(TimeControl.parse("15+10"), rng=random.Random(serial))
+    return VirtualBoard(serial_number=f"{serial:05d}", clock=clock)
+
+
+async def follow_to_the_end(hub: Hub, game_id: int, moves: list[chess.Move]) -> None:
+    await moves_published(hub, game_id, len(moves))
+    assert stored_moves(hub, game_id) == [move.uci() for move in moves]
+
+
+@pytest.mark.anyio
+async def test_single_board_unplugged_mid_game(tmp_path):
+    moves = corpus()[10]  # Ding - Nepomniachtchi, WCh 2023 game 2: 58 plies
+    async with relay_hub(tmp_path, 1) as (hub, (game_id,)):
+        link = PtyLink(board_with_clock(1))
+        try:
+            await hub.attach_dgt_board(game_id=game_id, url=link.path)
+            player = asyncio.create_task(play_game(link, moves, PACE, random.Random(3)))
+            await unplug_and_replug(link, hub, game_id, player)
+            await follow_to_the_end(hub, game_id, moves)
+        finally:
+            link.close()
+
+
+@pytest.mark.anyio
+async def test_bus_line_unplugged_mid_game(tmp_path):
+    games = corpus()[10:13]
+    boards = [board_with_clock(2001 + n) for n in range(len(games))]
+    async with relay_hub(tmp_path, len(games)) as (hub, game_ids):
+        link = PtyLink(BusChain(boards))
+        line = await DgtBusLine.open(link.path, BusOptions())
+        try:
+            with anyio.fail_after(30):
+                await line.discovered()
+            for board, game_id in zip(boards, game_ids, strict=True):
+                await hub.attach_link(game_id=game_id, link=line.board(board.address))
+            players = [
+                asyncio.create_task(play_game(link.seat(n), moves, PACE, random.Random(n)))
+                for n, moves in enumerate(games)
+            ]
+            await unplug_and_replug(link, hub, game_ids[0], asyncio.gather(*players))
+            for game_id, moves in zip(game_ids, games, strict=True):
+                await follow_to_the_end(hub, game_id, moves)
+        finally:
+            line.close()
+            link.close()
