@@ -84,7 +84,7 @@ async def run(boards: int, seconds: float, ply_seconds: float) -> None:
         misses += 1
         original_missed(board)  # type: ignore[arg-type]
 
-    protocol._missed = counted_missed  # type: ignore[method-assign,assignment]
+    protocol._missed = counted_missed  # type: ignore[method-assign]
     found = await line.discovered()
     print(f"{len(found)} boards found on the line")
 
