@@ -1,7 +1,9 @@
 """Settings, in one place: read once (from the environment and the command line), passed down.
 
 Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
-``RELAY_WEB_DIR`` (the pages to serve) and ``RELAY_SETTLE_SECONDS``.
+``RELAY_WEB_DIR`` (the pages to serve), ``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
+(``2015``, the default, or ``pre-2015`` for clocks that report the players' turn bits the
+other way round).
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ def _source_web_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "web"
 
 
+#: The readings of the DGT clock's two disputed status bits (see drivers/dgt/bwtime.py).
+DGT_TURN_BITS = frozenset({"2015", "pre-2015"})
+
+
 class SettingsError(ValueError):
     """A setting with a value that cannot be used."""
 
@@ -31,6 +37,7 @@ class Settings:
     port: int = 8000
     web_dir: Path = field(default_factory=_source_web_dir)
     settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    dgt_turn_bits: str = "2015"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -47,6 +54,8 @@ class Settings:
                 from_env["port"] = int(env["RELAY_PORT"])
             if "RELAY_WEB_DIR" in env:
                 from_env["web_dir"] = Path(env["RELAY_WEB_DIR"])
+            if "RELAY_DGT_TURN_BITS" in env:
+                from_env["dgt_turn_bits"] = env["RELAY_DGT_TURN_BITS"]
             if "RELAY_SETTLE_SECONDS" in env:
                 from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
         except ValueError as error:
@@ -59,6 +68,8 @@ class Settings:
     def check(self) -> None:
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port {self.port} is out of range")
+        if self.dgt_turn_bits not in DGT_TURN_BITS:
+            raise SettingsError(f"RELAY_DGT_TURN_BITS is one of {sorted(DGT_TURN_BITS)}")
         if self.settle_seconds < 0:
             raise SettingsError("settle time cannot be negative")
         if not (self.web_dir / "index.html").is_file():

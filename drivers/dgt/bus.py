@@ -47,6 +47,8 @@ from drivers.events import (
 )
 
 BROADCAST = 0
+#: Silence after the last PING answer before a discovery round may end.
+PING_QUIET = 0.3
 MAX_ADDRESS = (1 << 14) - 1
 
 
@@ -383,6 +385,9 @@ class DgtBusProtocol:
         pending = self._pending
         if pending is not None and pending.address == address:
             self._pending = None
+        if self._discovering_until is not None:
+            # Answers are still coming: keep listening a little past the last one.
+            self._discovering_until = max(self._discovering_until, now + PING_QUIET)
         if address not in self.boards:
             board = _Board(
                 address, status=BoardStatus(health=Health.ACTIVE, serial=f"{address:05d}")

@@ -150,6 +150,8 @@ class DgtBusLine:
         return board
 
     def _deliver(self) -> None:
+        for address in self.protocol.boards:
+            self._link(address)
         for item in self.protocol.events_received():
             if item.address in self.protocol.boards:
                 self._link(item.address).queue.put_nowait(item.event)

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from drivers.dgt.bwtime import HEADER_2015, PRE_2015
+from drivers.dgt.protocol import DgtOptions
 from drivers.dgt.transport import DgtSerialConnection, PortError
 from drivers.link import BoardLink
 from relay.bus.memory import MemoryBus
@@ -43,6 +45,8 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         self._attaching: set[int] = set()
+        bits = PRE_2015 if settings.dgt_turn_bits == "pre-2015" else HEADER_2015
+        self._dgt_options = DgtOptions(status_bits=bits)
 
     async def attach_dgt_board(self, *, game_id: int, url: str) -> BoardSession:
         """Open the DGT board at ``url`` and follow it as game ``game_id``.
@@ -53,7 +57,7 @@ class Hub:
 
         async def connect() -> BoardLink:
             try:
-                return await DgtSerialConnection.open(url)
+                return await DgtSerialConnection.open(url, self._dgt_options)
             except PortError as error:
                 raise BoardUnavailableError(str(error)) from None
 

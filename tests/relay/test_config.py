@@ -12,12 +12,19 @@ def test_defaults_then_environment_then_overrides(tmp_path):
     assert settings.port == 9100
     assert settings.host == "127.0.0.1"
     assert settings.settle_seconds == 0.5
+    assert settings.dgt_turn_bits == "2015"
+    assert Settings.from_env({"RELAY_DGT_TURN_BITS": "pre-2015"}).dgt_turn_bits == "pre-2015"
     assert (settings.web_dir / "index.html").is_file()
 
 
 @pytest.mark.parametrize(
     "env",
-    [{"RELAY_PORT": "http"}, {"RELAY_PORT": "70000"}, {"RELAY_SETTLE_SECONDS": "-1"}],
+    [
+        {"RELAY_PORT": "http"},
+        {"RELAY_PORT": "70000"},
+        {"RELAY_SETTLE_SECONDS": "-1"},
+        {"RELAY_DGT_TURN_BITS": "2014"},
+    ],
 )
 def test_bad_values_are_refused(env):
     with pytest.raises(SettingsError):

@@ -206,3 +206,16 @@ def test_garbage_and_unknown_boards_are_line_noise():
     assert [type(e) for e in events] == [LineNoise, LineNoise]
     assert isinstance(events[1], LineNoise)
     assert "unknown board 99" in events[1].reason
+
+
+def test_a_late_ping_answer_keeps_the_discovery_round_open():
+    protocol = DgtBusProtocol(BusOptions(ping_window=1.0))
+    protocol.start(0.0)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x87, 7), 0.95)
+    protocol.advance(1.0)  # the window would have closed here
+    assert protocol.data_to_send() == b""
+    protocol.receive_data(reply(0x87, 8), 1.2)  # a board that heard the PING late
+    protocol.advance(1.5)
+    assert sorted(protocol.boards) == [7, 8]
+    assert protocol.data_to_send() == command(BusCommand.IGNORE_NEXT_BUS_PING, 7)
