@@ -24,6 +24,7 @@ from boardsim.clock import Dgt3000, Side, TimeControl
 from boardsim.pace import Pace
 from boardsim.player import play_game
 from boardsim.pty_link import PtyLink
+from boardsim.tcp_link import TcpLink
 from drivers.dgt.bus import BusOptions
 from drivers.dgt.transport import DgtBusLine, DgtSerialConnection
 from drivers.events import (
@@ -208,3 +209,24 @@ async def test_every_real_game_reaches_the_host_over_one_bus_line():
     finally:
         line.close()
         link.close()
+
+
+@pytest.mark.anyio
+async def test_a_board_served_over_tcp_plays_through_socket_url():
+    moves = corpus()[0]
+    link = await TcpLink.open(board_with_clock_for_tcp())
+    connection = await DgtSerialConnection.open(link.url, reconnect=False)
+    watcher = Watcher()
+    watching = asyncio.create_task(watcher.run(connection.events()))
+    try:
+        await play_game(link, moves, FAST, random.Random(7))
+        expected = positions_of(moves)
+        await watcher.until(lambda: in_order(expected, watcher.positions) == expected)
+    finally:
+        connection.close()
+        await watching
+        await link.aclose()
+
+
+def board_with_clock_for_tcp() -> VirtualBoard:
+    return VirtualBoard(serial_number="04242", clock=Dgt3000(TimeControl.parse("5+3")))
