@@ -31,7 +31,7 @@ from drivers.dgt.messages import (
     decode_board_dump,
     dgt_to_square,
 )
-from drivers.dgt.records import FieldRecord, decode_log
+from drivers.dgt.records import FieldRecord, Record, Tag, TagRecord, decode_log, replay_positions
 from drivers.dgt.rotation import orientation_of, turned
 from drivers.events import (
     EMPTY_POSITION,
@@ -87,6 +87,23 @@ _EXPECTED = {
 }
 
 
+_CHANGES = (BusCommand.SEND_CHANGES, BusCommand.REPEAT_CHANGES)
+
+
+def _letter(code: int) -> str | None:
+    return None if code in MARKER_CODES else PIECE_LETTERS.get(code)
+
+
+def _apply(raw: Position, records: list[Record]) -> Position:
+    squares = list(raw)
+    for record in records:
+        if isinstance(record, TagRecord) and record.tag == Tag.POWER_UP:
+            squares = [None] * 64
+        elif isinstance(record, FieldRecord):
+            squares[dgt_to_square(record.field)] = _letter(record.piece_code)
+    return tuple(squares)
+
+
 def checksum(data: bytes) -> int:
     return sum(data) & 0x7F
 
@@ -136,7 +153,8 @@ class _Board:
     misses: int = 0
     bad_replies: int = 0
     last_reading: ClockReading | None = None
-    recovering: bool = False  # read the log since the start tag when it is back
+    recovering: bool = False  # the next changes span a break: replay them
+    repeat: bool = False  # the last changes may be lost in transit: ask to repeat them
 
 
 @dataclass(slots=True)
@@ -209,6 +227,9 @@ class DgtBusProtocol:
             board = self.boards.get(pending.address)
             self._pending = None
             if board is not None:
+                if pending.command in _CHANGES:
+                    # The board may have sent (and forgotten) its changes: ask for them again.
+                    board.repeat = True
                 self._missed(board)
         self._next(now)
 
@@ -219,6 +240,11 @@ class DgtBusProtocol:
 
     def lost(self, reason: str) -> None:
         """The line is gone; every board is marked disconnected and will be recovered."""
+        pending = self._pending
+        if pending is not None and pending.command in _CHANGES:
+            board = self.boards.get(pending.address)
+            if board is not None:
+                board.repeat = True  # its reply may have been on the wire
         self._pending = None
         self._queue.clear()
         self._decoder = FrameDecoder()
@@ -235,7 +261,10 @@ class DgtBusProtocol:
         """
         self._decoder = FrameDecoder()
         for address in sorted(self.boards):
-            self._queue.append((BusCommand.SEND_CHANGES, address))
+            board = self.boards[address]
+            changes = BusCommand.REPEAT_CHANGES if board.repeat else BusCommand.SEND_CHANGES
+            self._queue.append((changes, address))
+            self._queue.append((BusCommand.SEND_BRD, address))  # then the board as it is
         self._next(now)
 
     # -- discovery ----------------------------------------------------------------------
@@ -286,11 +315,11 @@ class DgtBusProtocol:
             # after the dump are exactly those made after it.
             self._queue.append((BusCommand.SEND_CHANGES, address))
             self._queue.append((BusCommand.SEND_BRD, address))
-        elif self._rounds % self.options.clock_every == 0:
-            self._queue.append((BusCommand.SEND_CHANGES, address))
-            self._queue.append((BusCommand.SEND_CLK, address))
         else:
-            self._queue.append((BusCommand.SEND_CHANGES, address))
+            changes = BusCommand.REPEAT_CHANGES if board.repeat else BusCommand.SEND_CHANGES
+            self._queue.append((changes, address))
+            if self._rounds % self.options.clock_every == 0:
+                self._queue.append((BusCommand.SEND_CLK, address))
 
     # -- replies -------------------------------------------------------------------------
 
@@ -303,7 +332,7 @@ class DgtBusProtocol:
         address = payload[0] << 7 | payload[1]
         data = payload[2:-1]
         if checksum(header + payload[:-1]) != payload[-1]:
-            self._bad_checksum(frame, address, now)
+            self._bad_checksum(frame)
             return
         if frame.message_id == BusReply.PING:
             self._pinged(address, now)
@@ -321,6 +350,8 @@ class DgtBusProtocol:
             self._pending = None
         board.misses = 0
         board.bad_replies = 0
+        if frame.message_id == BusReply.UPDATE:
+            board.repeat = False
         self._set_status(board, health=Health.ACTIVE, last_seen=now)
         try:
             self._read(board, frame.message_id, data)
@@ -344,30 +375,29 @@ class DgtBusProtocol:
         """Log records since the last poll: field changes, or a replay after a break."""
         if not board.have_position:
             return  # changes from before the first dump: the dump includes them
-        replay = board.recovering
-        board.recovering = False
-        log = decode_log(data)
-        squares = list(board.raw)
-        replayed: list[Position] = []
-        for record in log.records:
+        records = decode_log(data).records
+        if board.recovering:
+            # After a break the changes of a long while come at once: pass on the
+            # positions that stood, then the board as it is now.
+            board.recovering = False
+            replayed = replay_positions(board.raw, records)
+            board.raw = _apply(board.raw, records)
+            self._check_orientation(board)
+            if replayed:
+                views = tuple(self._view(board, position) for position in replayed)
+                self._emit(board, LogReplay(views))
+            self._emit(board, PositionSnapshot(self._view(board, board.raw)))
+            return
+        for record in records:
+            if isinstance(record, TagRecord) and record.tag == Tag.POWER_UP:
+                board.raw = EMPTY_POSITION
             if not isinstance(record, FieldRecord):
                 continue
-            code = record.piece_code
-            piece = None if code in MARKER_CODES else PIECE_LETTERS.get(code)
-            square = dgt_to_square(record.field)
-            squares[square] = piece
-            if replay:
-                replayed.append(self._view(board, tuple(squares)))
-            else:
-                board.raw = tuple(squares)
-                self._check_orientation(board)
-                shown = 63 - square if board.status.rotated else square
-                self._emit(board, FieldChange(shown, piece, self._view(board, board.raw)))
-        if replay and replayed:
-            board.raw = tuple(squares)
+            square, piece = dgt_to_square(record.field), _letter(record.piece_code)
+            board.raw = (*board.raw[:square], piece, *board.raw[square + 1 :])
             self._check_orientation(board)
-            self._emit(board, LogReplay(tuple(replayed)))
-            self._emit(board, PositionSnapshot(self._view(board, board.raw)))
+            shown = 63 - square if board.status.rotated else square
+            self._emit(board, FieldChange(shown, piece, self._view(board, board.raw)))
 
     def _clock(self, board: _Board, data: bytes) -> None:
         decoded = decode_bwtime(data, self.options.status_bits)
@@ -396,26 +426,29 @@ class DgtBusProtocol:
             self._found_in_round += 1
             self._set_status(board, last_seen=now, force=True)
 
-    def _bad_checksum(self, frame: Frame, address: int, now: float) -> None:
+    def _bad_checksum(self, frame: Frame) -> None:
         self._noise(frame, "bad bus checksum")
         pending = self._pending
-        board = self.boards.get(address)
-        if pending is None or board is None or pending.address != address:
+        if pending is None:
+            return
+        # The corrupted bytes may be the address itself: the reply is the pending one's.
+        board = self.boards.get(pending.address)
+        if board is None:
             return
         self._pending = None
         board.bad_replies += 1
         if board.bad_replies > self.options.reread_after:
             board.bad_replies = 0
-            self._queue.appendleft((BusCommand.SEND_BRD, address))
+            self._queue.appendleft((BusCommand.SEND_BRD, pending.address))
         elif pending.command in (BusCommand.SEND_CHANGES, BusCommand.REPEAT_CHANGES):
-            self._queue.appendleft((BusCommand.REPEAT_CHANGES, address))
+            self._queue.appendleft((BusCommand.REPEAT_CHANGES, pending.address))
         else:
-            self._queue.appendleft((pending.command, address))
+            self._queue.appendleft((pending.command, pending.address))
 
     def _missed(self, board: _Board) -> None:
         board.misses += 1
-        board.recovering = True  # changes pile up on the board until it answers again
         if board.misses >= self.options.silent_after:
+            board.recovering = True  # changes pile up on the board until it answers again
             self._set_status(board, health=Health.NOT_RESPONDING)
         elif board.misses >= self.options.delayed_after:
             self._set_status(board, health=Health.DELAYED)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -83,6 +84,9 @@ class PortDriver:
         self._thread: threading.Thread | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._reopening: asyncio.Task[None] | None = None
+        self._unsent = bytearray()  # waiting for a port that cannot take more yet
+        self._writing = False
+        self._attempt = 0  # reopening attempts since data last flowed
 
     def open(self) -> None:
         """Open the port (raising :class:`PortError`) and start the protocol."""
@@ -93,6 +97,10 @@ class PortDriver:
     @property
     def now(self) -> float:
         return self._loop.time()
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None
 
     def close(self) -> None:
         if self._closed:
@@ -107,10 +115,9 @@ class PortDriver:
         self._after_io()
         data = self.protocol.data_to_send()
         if data and self._port is not None:
-            try:
-                self._port.write(data)
-            except (serial.SerialException, OSError) as error:
-                self._lost(str(error))
+            self._unsent += data
+            self._write()
+            if self._port is None:
                 return
         if self._timer is not None:
             self._timer.cancel()
@@ -118,6 +125,30 @@ class PortDriver:
         deadline = self.protocol.deadline
         if deadline is not None and self._port is not None:
             self._timer = self._loop.call_at(deadline, self._advance)
+
+    def _write(self) -> None:
+        """Write without blocking the loop: what the port cannot take now waits for it."""
+        if self._reader_fd is None:
+            try:  # ports without a descriptor (socket://, loop://) take small writes at once
+                self._port.write(bytes(self._unsent))
+                self._unsent.clear()
+            except (serial.SerialException, OSError) as error:
+                self._lost(str(error))
+            return
+        try:
+            written = os.write(self._reader_fd, self._unsent)
+        except BlockingIOError:
+            written = 0
+        except OSError as error:
+            self._lost(str(error))
+            return
+        del self._unsent[:written]
+        if self._unsent and not self._writing:
+            self._loop.add_writer(self._reader_fd, self._write)
+            self._writing = True
+        elif not self._unsent and self._writing:
+            self._loop.remove_writer(self._reader_fd)
+            self._writing = False
 
     def _attach(self, port: Any) -> None:
         self._port = port
@@ -139,7 +170,11 @@ class PortDriver:
             self._timer = None
         if self._reader_fd is not None:
             self._loop.remove_reader(self._reader_fd)
+            if self._writing:
+                self._loop.remove_writer(self._reader_fd)
+                self._writing = False
             self._reader_fd = None
+        self._unsent.clear()
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 port.close()
@@ -166,11 +201,12 @@ class PortDriver:
                     self._loop.call_soon_threadsafe(self._lost, str(error))
                 return
             if data:
-                self._loop.call_soon_threadsafe(self._feed, data)
+                self._loop.call_soon_threadsafe(self._feed, data, port)
 
-    def _feed(self, data: bytes) -> None:
-        if self._port is None:
-            return  # scheduled by the reader thread just before the port went away
+    def _feed(self, data: bytes, port: Any = None) -> None:
+        if self._port is None or (port is not None and port is not self._port):
+            return  # read from a port that has gone since
+        self._attempt = 0
         self.protocol.receive_data(data, self._loop.time())
         self.pump()
 
@@ -193,16 +229,22 @@ class PortDriver:
         self._on_lost(reason, reconnecting)
 
     async def _reopen(self) -> None:
-        attempt = 0
+        # The backoff only starts again from the shortest wait once data has flowed, so a
+        # port that opens and dies at once is retried ever more slowly.
         while not self._closed:
-            await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
-            attempt += 1
+            wait = BACKOFF_SECONDS[min(self._attempt, len(BACKOFF_SECONDS) - 1)]
+            await asyncio.sleep(wait)
+            self._attempt += 1
             try:
-                port = open_port(self.url)
+                # Opening may block (a TCP connect): keep it off the event loop.
+                port = await asyncio.to_thread(open_port, self.url)
             except PortError:
                 continue
+            if self._closed:
+                port.close()
+                return
             self._attach(port)
             self.protocol.resync(self._loop.time())
             self.pump()
-            log.info("port %s is back after %d attempts", self.url, attempt)
+            log.info("port %s is back", self.url)
             return

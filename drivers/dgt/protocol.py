@@ -35,8 +35,6 @@ from drivers.dgt.clock_commands import ClockCommander
 from drivers.dgt.frames import Discarded, Frame, FrameDecoder
 from drivers.dgt.messages import (
     LONG_SERIALNR_LENGTH,
-    MARKER_CODES,
-    PIECE_LETTERS,
     SERIALNR_LENGTH,
     Command,
     MessageError,
@@ -46,9 +44,8 @@ from drivers.dgt.messages import (
     decode_board_dump,
     decode_field_update,
     decode_version,
-    dgt_to_square,
 )
-from drivers.dgt.records import FieldRecord, Tag, decode_log, records_after_last
+from drivers.dgt.records import Tag, decode_log, records_after_last, replay_positions
 from drivers.dgt.rotation import orientation_of, turned
 from drivers.events import (
     EMPTY_POSITION,
@@ -56,6 +53,7 @@ from drivers.events import (
     BoardStatus,
     ClockButtonPressed,
     ClockCommand,
+    ClockCommandResult,
     ClockReading,
     FieldChange,
     Health,
@@ -63,6 +61,7 @@ from drivers.events import (
     LogReplay,
     Position,
     PositionSnapshot,
+    SetAndRun,
 )
 
 
@@ -176,12 +175,13 @@ class DgtBoardProtocol:
         return events
 
     def receive_data(self, data: bytes, now: float) -> None:
+        if data:
+            self._awaiting = None  # any byte, even of a long log still arriving, is an answer
         for item in self._decoder.feed(data):
             if isinstance(item, Discarded):
                 self._events.append(LineNoise(len(item.data), item.reason))
                 continue
             self._last_seen = now
-            self._awaiting = None
             try:
                 self._handle(item, now)
             except (MessageError, BwTimeError) as error:
@@ -267,7 +267,13 @@ class DgtBoardProtocol:
         if isinstance(decoded, Ack):
             if decoded.ack1 == ACK_BUTTON and decoded.ack3 in BUTTONS:
                 self._events.append(ClockButtonPressed(BUTTONS[decoded.ack3]))
-            self._events += self._clock.on_ack(decoded)
+            results = self._clock.on_ack(decoded)
+            if any(
+                isinstance(r, ClockCommandResult) and r.ok and isinstance(r.command, SetAndRun)
+                for r in results
+            ):
+                self._last_reading = None  # the times were set: the next reading is the truth
+            self._events += results
             return
         if isinstance(decoded, NoClock):
             self._set_status(clock_connected=False)
@@ -284,16 +290,10 @@ class DgtBoardProtocol:
             return  # the first read only marks the log; nothing to replay
         self._replay_pending = False
         records = records_after_last(decode_log(payload).records, Tag.DOWNLOADED)
-        positions: list[Position] = []
-        squares = list(base)
-        for record in records:
-            if isinstance(record, FieldRecord):
-                code = record.piece_code
-                piece = None if code in MARKER_CODES else PIECE_LETTERS.get(code)
-                squares[dgt_to_square(record.field)] = piece
-                positions.append(self._view(tuple(squares)))
-        if positions:
-            self._events.append(LogReplay(tuple(positions)))
+        # The host saw the board live until the link broke, at the position it knew last.
+        raw = replay_positions(base, records, last_known=self._raw)
+        if raw:
+            self._events.append(LogReplay(tuple(self._view(position) for position in raw)))
 
     def _check_orientation(self) -> None:
         rotated = orientation_of(self._raw)

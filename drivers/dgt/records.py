@@ -9,8 +9,12 @@ starts no known record is reported and skipped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+
+from drivers.dgt.messages import MARKER_CODES, PIECE_LETTERS, dgt_to_square
+from drivers.events import Position
 
 
 class Tag(IntEnum):
@@ -100,3 +104,37 @@ def records_after_last(records: list[Record], tag: Tag) -> list[Record]:
         if isinstance(record, TagRecord) and record.tag == tag:
             return records[index + 1 :]
     return records
+
+
+def replay_positions(
+    base: Position, records: Sequence[Record], *, last_known: Position | None = None
+) -> list[Position]:
+    """The positions the records lead through from ``base``, as the board numbers squares.
+
+    Only positions that stood are kept: one followed by a record with the "quick" bit (less
+    than ~250 ms later) was a piece in passing, a slide or a capture in progress. A power-up
+    tag starts again from an empty board (the board then logs every piece it finds). With
+    ``last_known``, positions up to the last time the board stood there are dropped: the
+    host saw those live.
+    """
+    squares: list[str | None] = list(base)
+    trail: list[tuple[Position, bool]] = []  # (position, stood)
+    for record in records:
+        if isinstance(record, TagRecord) and record.tag == Tag.POWER_UP:
+            squares = [None] * 64
+        if not isinstance(record, FieldRecord):
+            continue
+        if trail and record.quick:
+            trail[-1] = (trail[-1][0], False)
+        code = record.piece_code
+        squares[dgt_to_square(record.field)] = (
+            None if code in MARKER_CODES else PIECE_LETTERS.get(code)
+        )
+        trail.append((tuple(squares), True))
+    start = 0
+    if last_known is not None:
+        for index in range(len(trail) - 1, -1, -1):
+            if trail[index][0] == last_known:
+                start = index + 1
+                break
+    return [position for position, stood in trail[start:] if stood]

@@ -64,7 +64,12 @@ class DgtSerialConnection:
         return _stream(self._queue)
 
     def send(self, command: ClockCommand) -> None:
-        """Send a clock command (one at a time; the rest wait for acknowledgements)."""
+        """Send a clock command (one at a time; the rest wait for acknowledgements).
+
+        While the board is away the command fails at once rather than wait for it."""
+        if not self._port.connected:
+            self._queue.put_nowait(ClockCommandFailed(command, "the board is disconnected"))
+            return
         self.protocol.send(command, self._port.now)
         self._port.pump()
 
@@ -136,29 +141,32 @@ class DgtBusLine:
         return self.boards
 
     def board(self, address: int) -> DgtBusBoard:
-        return self.boards[address]
+        """The link to one board; a fresh one if an earlier link was closed."""
+        if address not in self.protocol.boards:
+            raise KeyError(f"no board {address} on the line")
+        board = self.boards.get(address)
+        if board is None or board.closed:
+            board = self.boards[address] = DgtBusBoard(self, address)
+        return board
 
     def close(self, reason: str = "closed by the host") -> None:
         self._port.close()
         for board in self.boards.values():
             board.close(reason)
 
-    def _link(self, address: int) -> DgtBusBoard:
-        board = self.boards.get(address)
-        if board is None:
-            board = self.boards[address] = DgtBusBoard(self, address)
-        return board
-
     def _deliver(self) -> None:
         for address in self.protocol.boards:
-            self._link(address)
+            if address not in self.boards:
+                self.boards[address] = DgtBusBoard(self, address)
         for item in self.protocol.events_received():
-            if item.address in self.protocol.boards:
-                self._link(item.address).queue.put_nowait(item.event)
+            board = self.boards.get(item.address)
+            if board is not None and not board.closed:
+                board.queue.put_nowait(item.event)
         if not self.protocol.discovering:
             self._discovered.set()
 
     def _lost(self, reason: str, reconnecting: bool) -> None:
         self._deliver()
         for board in self.boards.values():
-            board.queue.put_nowait(Disconnected(reason, reconnecting=reconnecting))
+            if not board.closed:
+                board.queue.put_nowait(Disconnected(reason, reconnecting=reconnecting))

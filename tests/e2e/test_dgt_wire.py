@@ -18,9 +18,10 @@ import chess
 import chess.pgn
 import pytest
 
-from boardsim.board import VirtualBoard
+from boardsim.board import BoardTiming, VirtualBoard
 from boardsim.chain import BusChain
 from boardsim.clock import Dgt3000, Side, TimeControl
+from boardsim.line import BYTE_SECONDS_9600
 from boardsim.pace import Pace
 from boardsim.player import play_game
 from boardsim.pty_link import PtyLink
@@ -230,3 +231,28 @@ async def test_a_board_served_over_tcp_plays_through_socket_url():
 
 def board_with_clock_for_tcp() -> VirtualBoard:
     return VirtualBoard(serial_number="04242", clock=Dgt3000(TimeControl.parse("5+3")))
+
+
+@pytest.mark.anyio
+async def test_a_board_with_real_timing_on_a_9600_baud_line():
+    """200-250 ms sensor scans and a paced line, as in a hall: the positions still arrive."""
+    moves = corpus()[0]  # Kramnik - Anand, 19 plies
+    board = VirtualBoard(
+        serial_number="05555",
+        clock=Dgt3000(TimeControl.parse("90+30")),
+        timing=BoardTiming.realistic(),
+    )
+    link = PtyLink(board, byte_seconds=BYTE_SECONDS_9600)
+    connection = await DgtSerialConnection.open(link.path, reconnect=False)
+    watcher = Watcher()
+    watching = asyncio.create_task(watcher.run(connection.events()))
+    try:
+        pace = Pace(ply_seconds=0.6, touch_seconds=0.1, jitter=0.3)
+        await play_game(link, moves, pace, random.Random(5))
+        expected = positions_of(moves)
+        await watcher.until(lambda: in_order(expected, watcher.positions) == expected)
+        await watcher.until(lambda: len(turns(watcher.readings)) == len(moves) + 1)
+    finally:
+        connection.close()
+        await watching
+        link.close()

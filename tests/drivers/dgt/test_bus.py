@@ -142,12 +142,16 @@ def test_missed_answers_make_a_board_delayed_then_not_responding_then_recovering
     protocol.receive_data(reply(0x83, 7, START_CODES), 2.2)
     now = 2.2
     health = []
+    sent = []
     for _ in range(4):
-        assert protocol.data_to_send().startswith(bytes((BusCommand.SEND_CHANGES,)))
+        sent.append(protocol.data_to_send()[0])
         now += 0.2
         protocol.advance(now)
         health.append(protocol.boards[7].status.health)
     assert health == [Health.ACTIVE, Health.DELAYED, Health.DELAYED, Health.NOT_RESPONDING]
+    # After the first unanswered poll the board is asked to repeat, not to send again:
+    # it may have sent its changes (and forgotten them) while the answer was lost.
+    assert sent == [BusCommand.SEND_CHANGES] + [BusCommand.REPEAT_CHANGES] * 3
     # It answers again, with everything that happened meanwhile: 1. e4 e5.
     protocol.data_to_send()
     records = bytes((0x40, 52, 0x41, 36, 0x40, 12, 0x47, 28))
@@ -191,7 +195,8 @@ def test_line_loss_marks_boards_disconnected_and_resync_collects_their_changes()
     assert {address for address, _ in statuses} == {7, 9}
     assert all(status.health is Health.DISCONNECTED for _, status in statuses)
     protocol.resync(10.0)
-    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    # The poll of board 7 was unanswered when the line went: ask it to repeat.
+    assert protocol.data_to_send() == command(BusCommand.REPEAT_CHANGES, 7)
     protocol.receive_data(reply(0x85, 7, bytes((0x40, 52, 0x41, 36))), 10.01)
     events = protocol.events_received()
     assert any(isinstance(e.event, LogReplay) and e.address == 7 for e in events)
@@ -219,3 +224,29 @@ def test_a_late_ping_answer_keeps_the_discovery_round_open():
     protocol.advance(1.5)
     assert sorted(protocol.boards) == [7, 8]
     assert protocol.data_to_send() == command(BusCommand.IGNORE_NEXT_BUS_PING, 7)
+
+
+def test_a_corrupted_address_is_blamed_on_the_board_that_was_asked():
+    protocol = discovered(7)
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    garbled = bytearray(reply(0x85, 7, bytes((0x40, 52))))
+    garbled[4] ^= 0x01  # the address's low byte; the checksum no longer matches
+    protocol.receive_data(bytes(garbled), 3.0)
+    assert protocol.data_to_send() == command(BusCommand.REPEAT_CHANGES, 7)
+
+
+def test_a_board_that_powered_up_again_is_rebuilt_from_its_log():
+    protocol = discovered(7)
+    protocol.data_to_send()
+    protocol.lost("unplugged")
+    protocol.resync(10.0)
+    protocol.data_to_send()
+    # Power-up, then the board logs every piece it finds: here a lone white king on e1.
+    protocol.receive_data(reply(0x85, 7, bytes((0x6A, 0x45, 60))), 10.1)
+    snapshot = [
+        e.event for e in protocol.events_received() if isinstance(e.event, PositionSnapshot)
+    ]
+    king_alone: list[str | None] = [None] * 64
+    king_alone[chess.E1] = "K"
+    assert snapshot == [PositionSnapshot(tuple(king_alone))]
+    assert protocol.data_to_send() == command(BusCommand.SEND_BRD, 7)  # then the truth

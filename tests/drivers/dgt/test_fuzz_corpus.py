@@ -15,7 +15,10 @@ import pytest
 from drivers.dgt.bus import DgtBusProtocol
 from drivers.dgt.frames import Discarded, Frame, FrameDecoder
 from drivers.dgt.protocol import DgtBoardProtocol
-from drivers.dgt.records import decode_log
+from drivers.dgt.records import ClockRecord, FieldRecord, TagRecord, decode_log
+from drivers.events import BoardEvent
+
+BOARD_EVENTS = BoardEvent.__args__
 
 CORPUS = sorted((Path(__file__).parent / "fuzz_corpus").glob("*.bin"))
 
@@ -56,7 +59,8 @@ def test_corpus_file(path):
             board.advance(float(now))
             bus.receive_data(piece, float(now))
             bus.advance(float(now))
-        board.events_received()
-        bus.events_received()
+        assert all(isinstance(event, BOARD_EVENTS) for event in board.events_received())
+        assert all(isinstance(item.event, BOARD_EVENTS) for item in bus.events_received())
     log = decode_log(data)
-    assert log.skipped <= len(data)
+    sizes = {FieldRecord: 2, ClockRecord: 3, TagRecord: 1}
+    assert sum(sizes[type(record)] for record in log.records) + log.skipped == len(data)

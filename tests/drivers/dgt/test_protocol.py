@@ -432,3 +432,47 @@ def test_resync_replays_what_the_board_logged_while_the_link_was_down():
     assert events[0].positions[1] == after_moves("e2e4")
     assert events[0].positions[-1] == after_moves("e2e4", "e7e5")
     assert events[1] == PositionSnapshot(after_moves("e2e4", "e7e5"))
+
+
+def test_set_times_are_believed_even_when_they_go_up():
+    protocol = started()
+    running_left = 0x01 | 0x10
+    protocol.receive_data(bwtime(300, 300, running_left), 0.0)
+    command = SetAndRun(600, 420, RunMode.LEFT)
+    protocol.send(command, 1.0)
+    protocol.receive_data(ack(0x0A), 1.5)
+    protocol.receive_data(bwtime(600, 420, running_left), 2.0)
+    protocol.receive_data(bwtime(599, 420, running_left), 3.0)
+    readings = [e for e in protocol.events_received() if isinstance(e, ClockReading)]
+    assert [r.left.seconds for r in readings] == [300, 600, 599]
+
+
+def test_a_long_log_still_arriving_is_an_answer():
+    options = DgtOptions(keepalive_seconds=5.0, delayed_after=2.0)
+    protocol = DgtBoardProtocol(options)
+    protocol.start(0.0)
+    protocol.data_to_send()
+    log = ee_moves(bytes([0x7F] * 3000))
+    for second in range(1, 4):  # three seconds of a 9600-baud transfer, still incomplete
+        protocol.receive_data(log[(second - 1) * 900 : second * 900], float(second))
+        protocol.advance(float(second) + 0.5)
+        assert protocol.status.health is Health.ACTIVE
+
+
+def test_replay_after_reconnect_holds_only_what_happened_while_away():
+    protocol = DgtBoardProtocol()
+    protocol.start(0.0)
+    protocol.receive_data(ee_moves(bytes([0x6A, 0x6B])), 0.1)
+    protocol.receive_data(dump(), 0.2)
+    # Seen live: 1. Nf3 (g1 emptied, knight on f3).
+    protocol.receive_data(update(62, 0) + update(45, 3), 1.0)
+    protocol.events_received()
+    protocol.resync(5.0)
+    protocol.data_to_send()
+    # The log since the last read holds Nf3 (seen) and then Nf6 (made while away).
+    log = bytes([0x6E, 0x40, 62, 0x43, 45, 0x40, 6, 0x49, 21, 0x6B])
+    protocol.receive_data(ee_moves(log), 5.5)
+    replays = [e for e in protocol.events_received() if isinstance(e, LogReplay)]
+    assert replays == [
+        LogReplay(((*after_moves("g1f3")[:62], None, "r"), after_moves("g1f3", "g8f6")))
+    ]

@@ -12,6 +12,7 @@ from drivers.dgt.records import (
     TagRecord,
     decode_log,
     records_after_last,
+    replay_positions,
 )
 
 
@@ -60,3 +61,44 @@ def test_any_bytes_decode_and_every_byte_is_accounted_for(data):
     log = decode_log(data)
     sizes = {FieldRecord: 2, ClockRecord: 3, TagRecord: 1}
     assert sum(sizes[type(r)] for r in log.records) + log.skipped == len(data)
+
+
+START: tuple[str | None, ...] = (
+    tuple("RNBQKBNR") + ("P",) * 8 + (None,) * 32 + ("p",) * 8 + tuple("rnbqkbnr")
+)
+
+
+def after(*changes: tuple[int, str | None]) -> tuple[str | None, ...]:
+    squares = list(START)
+    for square, piece in changes:
+        squares[square] = piece
+    return tuple(squares)
+
+
+def test_replay_keeps_positions_that_stood_and_drops_pieces_in_passing():
+    # With e2 empty, the f1 bishop slides f1-e2-d3-c4 with quick records (fields: f1 61,
+    # e2 52, d3 43, c4 34): only where it stops counts.
+    base = after((12, None))
+    records = decode_log(
+        bytes((0x40, 61, 0x54, 52, 0x50, 52, 0x54, 43, 0x50, 43, 0x54, 34))
+    ).records
+    positions = replay_positions(base, records)
+    assert positions == [after((12, None), (5, None), (26, "B"))]
+
+
+def test_replay_drops_what_the_host_saw_live():
+    # Live: Nf3 (g1 emptied, f3 knight); then while away: Nf6 (g8 emptied, f6 knight).
+    records = decode_log(bytes((0x40, 62, 0x43, 45, 0x40, 6, 0x49, 21))).records
+    live = after((6, None), (21, "N"))
+    positions = replay_positions(START, records, last_known=live)
+    assert positions == [
+        after((6, None), (21, "N"), (62, None)),
+        after((6, None), (21, "N"), (62, None), (45, "n")),
+    ]
+
+
+def test_power_up_starts_from_an_empty_board():
+    records = decode_log(bytes((0x6A, 0x45, 60))).records  # power-up, then a king on e1
+    king_alone: list[str | None] = [None] * 64
+    king_alone[4] = "K"  # e1
+    assert replay_positions(START, records) == [tuple(king_alone)]
