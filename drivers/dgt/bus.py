@@ -261,9 +261,9 @@ class DgtBusProtocol:
         """
         self._decoder = FrameDecoder()
         for address in sorted(self.boards):
-            board = self.boards[address]
-            changes = BusCommand.REPEAT_CHANGES if board.repeat else BusCommand.SEND_CHANGES
-            self._queue.append((changes, address))
+            if self.boards[address].repeat:
+                self._queue.append((BusCommand.REPEAT_CHANGES, address))
+            self._queue.append((BusCommand.SEND_CHANGES, address))
             self._queue.append((BusCommand.SEND_BRD, address))  # then the board as it is
         self._next(now)
 
@@ -350,36 +350,38 @@ class DgtBusProtocol:
             self._pending = None
         board.misses = 0
         board.bad_replies = 0
+        answered = pending.command if pending is not None and pending.address == address else None
         if frame.message_id == BusReply.UPDATE:
             board.repeat = False
         self._set_status(board, health=Health.ACTIVE, last_seen=now)
         try:
-            self._read(board, frame.message_id, data)
+            self._read(board, frame.message_id, data, answered)
         except (MessageError, BwTimeError) as error:
             self._noise(frame, str(error))
 
-    def _read(self, board: _Board, kind: int, data: bytes) -> None:
+    def _read(self, board: _Board, kind: int, data: bytes, answered: BusCommand | None) -> None:
         if kind == BusReply.BRD_DUMP:
             board.raw = decode_board_dump(data)
             board.have_position = True
             self._check_orientation(board)
             self._emit(board, PositionSnapshot(self._view(board, board.raw)))
         elif kind == BusReply.UPDATE:
-            self._apply_records(board, data)
+            self._apply_records(board, data, repeated=answered is BusCommand.REPEAT_CHANGES)
         elif kind == BusReply.BWTIME:
             self._clock(board, data)
         elif kind == BusReply.VERSION and len(data) >= 2:
             self._set_status(board, version=(data[0], data[1]))
 
-    def _apply_records(self, board: _Board, data: bytes) -> None:
+    def _apply_records(self, board: _Board, data: bytes, *, repeated: bool = False) -> None:
         """Log records since the last poll: field changes, or a replay after a break."""
         if not board.have_position:
             return  # changes from before the first dump: the dump includes them
         records = decode_log(data).records
         if board.recovering:
             # After a break the changes of a long while come at once: pass on the
-            # positions that stood, then the board as it is now.
-            board.recovering = False
+            # positions they lead through, then the board as it is now. A repeated
+            # packet is only the part lost in transit: the rest is still to come.
+            board.recovering = repeated
             replayed = replay_positions(board.raw, records)
             board.raw = _apply(board.raw, records)
             self._check_orientation(board)

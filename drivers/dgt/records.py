@@ -111,30 +111,25 @@ def replay_positions(
 ) -> list[Position]:
     """The positions the records lead through from ``base``, as the board numbers squares.
 
-    Only positions that stood are kept: one followed by a record with the "quick" bit (less
-    than ~250 ms later) was a piece in passing, a slide or a capture in progress. A power-up
-    tag starts again from an empty board (the board then logs every piece it finds). With
-    ``last_known``, positions up to the last time the board stood there are dropped: the
-    host saw those live.
+    A power-up tag starts again from an empty board (the board then logs every piece it
+    finds). With ``last_known``, positions up to the last time the board stood there are
+    dropped: the host saw those live. Pieces in passing (a slide) are left in: telling them
+    from real moves takes the rules, which is the game tracker's business. (The records'
+    "quick" bit cannot tell either: a fast player's real move is quick too.)
     """
     squares: list[str | None] = list(base)
-    trail: list[tuple[Position, bool]] = []  # (position, stood)
+    trail: list[Position] = []
     for record in records:
         if isinstance(record, TagRecord) and record.tag == Tag.POWER_UP:
             squares = [None] * 64
         if not isinstance(record, FieldRecord):
             continue
-        if trail and record.quick:
-            trail[-1] = (trail[-1][0], False)
         code = record.piece_code
         squares[dgt_to_square(record.field)] = (
             None if code in MARKER_CODES else PIECE_LETTERS.get(code)
         )
-        trail.append((tuple(squares), True))
-    start = 0
-    if last_known is not None:
-        for index in range(len(trail) - 1, -1, -1):
-            if trail[index][0] == last_known:
-                start = index + 1
-                break
-    return [position for position, stood in trail[start:] if stood]
+        trail.append(tuple(squares))
+    if last_known is not None and last_known in trail:
+        last = len(trail) - 1 - trail[::-1].index(last_known)
+        return trail[last + 1 :]
+    return trail

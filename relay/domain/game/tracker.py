@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import chess
 
 from relay.domain.game.events import GameEnded, GameEvent, MoveMade
-from relay.domain.game.matching import find_moves
+from relay.domain.game.matching import find_move, find_moves
 from relay.domain.game.placement import Placement
 
 #: How long a placement must stand still before it is decided, by default.
@@ -83,16 +83,25 @@ class PositionTracker:
     def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
         """Placements the board logged while the link was down, oldest first.
 
-        Each one that continues the game legally is decided at once (they stood long
-        enough on the board; the log says so). The rest, including placements from
+        Each one that continues the game legally is decided at once, unless the next one
+        is a legal move from the same position too: then the piece was only passing
+        through (a slide: Bf1-e2-d3-c4 is Bc4). The rest, including placements from
         before the current position, are skipped.
         """
         events: list[GameEvent] = []
-        for placement in placements:
+        for index, placement in enumerate(placements):
             if self._finished:
                 break
-            if placement != self._decided:
-                events += self._decide(placement, wall_time)
+            if placement == self._decided:
+                continue
+            following = placements[index + 1] if index + 1 < len(placements) else None
+            if (
+                following is not None
+                and following != placement
+                and find_move(self.board, following) is not None
+            ):
+                continue
+            events += self._decide(placement, wall_time)
         self._pending = None
         return events
 

@@ -75,15 +75,16 @@ def after(*changes: tuple[int, str | None]) -> tuple[str | None, ...]:
     return tuple(squares)
 
 
-def test_replay_keeps_positions_that_stood_and_drops_pieces_in_passing():
-    # With e2 empty, the f1 bishop slides f1-e2-d3-c4 with quick records (fields: f1 61,
-    # e2 52, d3 43, c4 34): only where it stops counts.
+def test_replay_passes_through_every_logged_position():
+    # With e2 empty, the f1 bishop slides f1-e2-d3-c4 (fields f1 61, e2 52, d3 43, c4 34).
     base = after((12, None))
     records = decode_log(
         bytes((0x40, 61, 0x54, 52, 0x50, 52, 0x54, 43, 0x50, 43, 0x54, 34))
     ).records
     positions = replay_positions(base, records)
-    assert positions == [after((12, None), (5, None), (26, "B"))]
+    assert len(positions) == 6
+    assert positions[1] == after((5, None), (12, "B"))
+    assert positions[-1] == after((12, None), (5, None), (26, "B"))
 
 
 def test_replay_drops_what_the_host_saw_live():

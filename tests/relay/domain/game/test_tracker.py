@@ -143,3 +143,22 @@ def test_replayed_log_decides_each_legal_continuation_and_skips_the_past():
     assert [e.san for e in events if isinstance(e, MoveMade)] == ["c5", "Nf3", "d6"]
     assert all(e.at == 9.0 for e in events)
     assert tracker.deadline is None
+
+
+def test_replayed_slide_is_one_move_to_where_the_piece_stopped():
+    board = chess.Board()
+    for san in ("e4", "e5"):
+        board.push_san(san)
+    tracker = PositionTracker(board, settle_seconds=SETTLE)
+    trail = [lifted(board, chess.F1)]
+    for square in (chess.E2, chess.D3, chess.C4):  # Bf1 slides to c4 via e2 and d3
+        step = board.copy()
+        step.remove_piece_at(chess.F1)
+        step.set_piece_at(square, chess.Piece(chess.BISHOP, chess.WHITE))
+        trail.append(placement(step))
+    board.push_san("Bc4")
+    reply = board.copy()
+    reply.push_san("Nc6")
+    trail.append(placement(reply))
+    events = tracker.replay(trail, 1.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["Bc4", "Nc6"]
