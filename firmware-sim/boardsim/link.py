@@ -143,3 +143,45 @@ class Seat:
     async def wait_until_updating(self) -> None:
         """Until a host listens to this board (update mode, or addressed on the bus)."""
         await self.link.wait_until_updating(self.index)
+
+
+class ServedLine:
+    """What every transport of a line offers hosts and players, whatever carries the bytes.
+
+    Subclasses (:class:`~boardsim.pty_link.PtyLink`, :class:`~boardsim.tcp_link.TcpLink`)
+    add the cable: where the line is found and how it vanishes and comes back.
+    """
+
+    def __init__(self, endpoint: Endpoint, *, byte_seconds: float | None = None) -> None:
+        self.endpoint = endpoint
+        self._driver = LinkDriver(endpoint, byte_seconds=byte_seconds)
+
+    @property
+    def boards(self) -> tuple[VirtualBoard, ...]:
+        return tuple(self.endpoint.boards)
+
+    @property
+    def board(self) -> VirtualBoard:
+        """The board, when this line carries a single one."""
+        boards = self.endpoint.boards
+        if len(boards) != 1:
+            raise TypeError(f"this link serves {len(boards)} boards; use seat(n)")
+        return boards[0]
+
+    @property
+    def line(self) -> SerialLine:
+        return self._driver.line
+
+    def seat(self, index: int = 0) -> Seat:
+        return Seat(self, index)  # type: ignore[arg-type]
+
+    async def wait_until_updating(self, board: int = 0) -> None:
+        """Return once a host listens to ``board`` (update mode, or addressed on the bus)."""
+        await self._driver.wait_until_listening(board)
+
+    def flush(self) -> None:
+        """Write whatever the boards have to say to the host."""
+        self._driver.pump()
+
+    def inject_garbage(self, data: bytes) -> None:
+        self._driver.inject_garbage(data)

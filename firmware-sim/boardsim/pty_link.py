@@ -19,22 +19,19 @@ import asyncio
 import os
 import tty
 
-from boardsim.board import VirtualBoard
 from boardsim.endpoint import Endpoint
-from boardsim.line import SerialLine
-from boardsim.link import LinkDriver, Seat
+from boardsim.link import ServedLine
 
 _READ_SIZE = 1024
 #: Pseudo-terminals opened at most while looking for a given number.
 _MAX_TRIES = 256
 
 
-class PtyLink:
+class PtyLink(ServedLine):
     """One serial line on one pseudo-terminal, driven by the running event loop."""
 
     def __init__(self, endpoint: Endpoint, *, byte_seconds: float | None = None) -> None:
-        self.endpoint = endpoint
-        self._driver = LinkDriver(endpoint, byte_seconds=byte_seconds)
+        super().__init__(endpoint, byte_seconds=byte_seconds)
         self._loop = asyncio.get_running_loop()
         self._pending = bytearray()
         self._writer_active = False
@@ -46,42 +43,12 @@ class PtyLink:
     # -- what hosts and players see ---------------------------------------------------------
 
     @property
-    def boards(self) -> tuple[VirtualBoard, ...]:
-        return tuple(self.endpoint.boards)
-
-    @property
-    def board(self) -> VirtualBoard:
-        """The board, when this link serves a single one."""
-        boards = self.endpoint.boards
-        if len(boards) != 1:
-            raise TypeError(f"this link serves {len(boards)} boards; use seat(n)")
-        return boards[0]
-
-    @property
     def address(self) -> str:
         return self.path
 
     @property
-    def line(self) -> SerialLine:
-        return self._driver.line
-
-    @property
     def present(self) -> bool:
         return self._master >= 0
-
-    def seat(self, index: int = 0) -> Seat:
-        return Seat(self, index)
-
-    async def wait_until_updating(self, board: int = 0) -> None:
-        """Return once a host listens to ``board`` (update mode, or addressed on the bus)."""
-        await self._driver.wait_until_listening(board)
-
-    def flush(self) -> None:
-        """Write whatever the boards have to say to the host."""
-        self._driver.pump()
-
-    def inject_garbage(self, data: bytes) -> None:
-        self._driver.inject_garbage(data)
 
     # -- the cable --------------------------------------------------------------------------
 

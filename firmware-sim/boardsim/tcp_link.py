@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import asyncio
 
-from boardsim.board import VirtualBoard
 from boardsim.endpoint import Endpoint
-from boardsim.line import SerialLine
-from boardsim.link import LinkDriver, Seat
+from boardsim.link import ServedLine
 
 
 class _Connection(asyncio.Protocol):
@@ -36,14 +34,13 @@ class _Connection(asyncio.Protocol):
         self._link._lost(self)
 
 
-class TcpLink:
+class TcpLink(ServedLine):
     """One serial line served on one TCP port. Create it with :meth:`open`."""
 
     def __init__(self, endpoint: Endpoint, *, host: str, byte_seconds: float | None = None) -> None:
-        self.endpoint = endpoint
+        super().__init__(endpoint, byte_seconds=byte_seconds)
         self.host = host
         self.port = 0
-        self._driver = LinkDriver(endpoint, byte_seconds=byte_seconds)
         self._server: asyncio.Server | None = None
         self._client: _Connection | None = None
         self._closed = False
@@ -74,39 +71,12 @@ class TcpLink:
         return self.url
 
     @property
-    def boards(self) -> tuple[VirtualBoard, ...]:
-        return tuple(self.endpoint.boards)
-
-    @property
-    def board(self) -> VirtualBoard:
-        boards = self.endpoint.boards
-        if len(boards) != 1:
-            raise TypeError(f"this link serves {len(boards)} boards; use seat(n)")
-        return boards[0]
-
-    @property
-    def line(self) -> SerialLine:
-        return self._driver.line
-
-    @property
     def present(self) -> bool:
         return self._server is not None
 
     @property
     def client_connected(self) -> bool:
         return self._client is not None
-
-    def seat(self, index: int = 0) -> Seat:
-        return Seat(self, index)
-
-    async def wait_until_updating(self, board: int = 0) -> None:
-        await self._driver.wait_until_listening(board)
-
-    def flush(self) -> None:
-        self._driver.pump()
-
-    def inject_garbage(self, data: bytes) -> None:
-        self._driver.inject_garbage(data)
 
     # -- the cable --------------------------------------------------------------------------
 

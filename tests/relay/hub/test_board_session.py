@@ -75,6 +75,35 @@ def play(driver: ScriptedBoard, board: chess.Board, san: str) -> None:
     board.push(move)
 
 
+async def play_through_a_session(
+    recorder: GameRecorder,
+    game_id: int,
+    sans: tuple[str, ...],
+    published: list[Published],
+    progress: asyncio.Event,
+) -> None:
+    """Play ``sans`` on a scripted board followed by a session; wait for each to be published."""
+    session = BoardSession(
+        round_id=1,
+        game_id=game_id,
+        tracker=PositionTracker(settle_seconds=SETTLE),
+        recorder=recorder,
+    )
+    driver = ScriptedBoard()
+    running = asyncio.create_task(session.run(driver.events()))
+    board = chess.Board()
+    driver.push(PositionSnapshot(position_of(board)))
+    for san in sans:
+        play(driver, board, san)
+        with anyio.fail_after(10):
+            while len(published) < len(board.move_stack):
+                progress.clear()
+                await progress.wait()
+    driver.close()
+    await running
+    recorder.close()
+
+
 @pytest.mark.anyio
 async def test_moves_are_committed_before_they_are_published(engine, game_id):
     bus = MemoryBus()
@@ -90,25 +119,7 @@ async def test_moves_are_committed_before_they_are_published(engine, game_id):
         progress.set()
 
     bus.subscribe(game_topic(game_id), on_event)
-    session = BoardSession(
-        round_id=1,
-        game_id=game_id,
-        tracker=PositionTracker(settle_seconds=SETTLE),
-        recorder=recorder,
-    )
-    driver = ScriptedBoard()
-    running = asyncio.create_task(session.run(driver.events()))
-    board = chess.Board()
-    driver.push(PositionSnapshot(position_of(board)))
-    for san in ("e4", "d5", "exd5"):
-        play(driver, board, san)
-        with anyio.fail_after(5):
-            while len(published) < len(board.move_stack):
-                progress.clear()
-                await progress.wait()
-    driver.close()
-    await running
-    recorder.close()
+    await play_through_a_session(recorder, game_id, ("e4", "d5", "exd5"), published, progress)
     assert [(m.seq, m.data["san"]) for m in published] == [(1, "e4"), (2, "d5"), (3, "exd5")]
     # Each event was already in the database when subscribers heard of it.
     assert [seq[-1] for seq in stored_when_published] == [1, 2, 3]
@@ -191,25 +202,7 @@ async def test_failed_saves_are_retried_in_order_and_nothing_is_lost(engine, gam
         progress.set()
 
     bus.subscribe(game_topic(game_id), on_event)
-    session = BoardSession(
-        round_id=1,
-        game_id=game_id,
-        tracker=PositionTracker(settle_seconds=SETTLE),
-        recorder=recorder,
-    )
-    driver = ScriptedBoard()
-    running = asyncio.create_task(session.run(driver.events()))
-    board = chess.Board()
-    driver.push(PositionSnapshot(position_of(board)))
-    for san in ("d4", "Nf6", "c4"):
-        play(driver, board, san)
-        with anyio.fail_after(10):
-            while len(published) < len(board.move_stack):
-                progress.clear()
-                await progress.wait()
-    driver.close()
-    await running
-    recorder.close()
+    await play_through_a_session(recorder, game_id, ("d4", "Nf6", "c4"), published, progress)
     with Session(engine) as db:
         stored = read_events(db, game_id=game_id)
     assert [(e.seq, e.data["san"]) for e in stored] == [(1, "d4"), (2, "Nf6"), (3, "c4")]
