@@ -127,6 +127,9 @@ class BoardStatus:
 
     health: Health
     serial: str | None = None
+    long_serial: str | None = None
+    trademark: str | None = None
+    bus_address: int | None = None
     version: tuple[int, int] | None = None
     rotated: bool = False
     battery_percent: int | None = None

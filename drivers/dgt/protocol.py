@@ -42,6 +42,7 @@ from drivers.dgt.messages import (
     decode_ascii,
     decode_battery,
     decode_board_dump,
+    decode_bus_address,
     decode_field_update,
     decode_version,
 )
@@ -230,14 +231,16 @@ class DgtBoardProtocol:
         elif kind == MessageId.SERIALNR:
             self._set_status(serial=decode_ascii(payload[:SERIALNR_LENGTH], SERIALNR_LENGTH))
         elif kind == MessageId.LONG_SERIALNR:
-            decode_ascii(payload, LONG_SERIALNR_LENGTH)  # checked; the short number names it
+            self._set_status(long_serial=decode_ascii(payload, LONG_SERIALNR_LENGTH))
         elif kind == MessageId.VERSION:
             self._set_status(version=decode_version(payload))
         elif kind == MessageId.BATTERY_STATUS:
             percent, charging = decode_battery(payload)
             self._set_status(battery_percent=percent, battery_charging=charging)
-        elif kind in (MessageId.TRADEMARK, MessageId.BUSADRES):
-            pass  # valid, and of no use to a relay
+        elif kind == MessageId.TRADEMARK:
+            self._set_status(trademark=decode_ascii(payload))
+        elif kind == MessageId.BUSADRES:
+            self._set_status(bus_address=decode_bus_address(payload))
         # Unknown ids were framed by their length and are skipped.
 
     def _dump(self, raw: Position) -> None:

@@ -214,11 +214,15 @@ def test_identity_messages_update_the_board_status() -> None:
     protocol = started()
 
     protocol.receive_data(b"\x91\x00\x0801234" + b"\x93\x00\x05\x01\x07", 0.0)
+    protocol.receive_data(b"\xa2\x00\x0d3.36012345" + b"\x90\x00\x05\x08\x01", 0.0)
+    protocol.receive_data(b"\x92\x00\x0fDGT Projects", 0.0)
 
     statuses = protocol.events_received()
-    assert [type(e) for e in statuses] == [BoardStatus, BoardStatus]
-    assert protocol.status.serial == "01234"
-    assert protocol.status.version == (1, 7)
+    assert [type(e) for e in statuses] == [BoardStatus] * 5
+    status = protocol.status
+    assert (status.serial, status.version) == ("01234", (1, 7))
+    assert (status.long_serial, status.bus_address) == ("3.36012345", 1025)
+    assert status.trademark == "DGT Projects"
     assert protocol.position == START
 
 
