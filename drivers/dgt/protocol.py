@@ -46,7 +46,14 @@ from drivers.dgt.messages import (
     decode_field_update,
     decode_version,
 )
-from drivers.dgt.records import Tag, decode_log, records_after_last, replay_positions
+from drivers.dgt.records import (
+    Record,
+    Tag,
+    TagRecord,
+    decode_log,
+    records_after_last,
+    replay_positions,
+)
 from drivers.dgt.rotation import orientation_of, turned
 from drivers.events import (
     EMPTY_POSITION,
@@ -81,6 +88,9 @@ class DgtOptions:
     clock_attempts: int = 3
     #: Read the board's log when connecting, so a later resync knows where it left off.
     read_log: bool = True
+    #: The host resumes a game in progress (it restarted): replay the log at the first read
+    #: from the board's last power-up, for the host to pick up moves made meanwhile.
+    resume: bool = False
 
 
 class DgtBoardProtocol:
@@ -289,6 +299,9 @@ class DgtBoardProtocol:
 
     def _board_log(self, payload: bytes) -> None:
         base = self._log_base
+        if base is None and self.options.resume:
+            self._replay_since_power_up(decode_log(payload).records)
+            return
         if not self._replay_pending or base is None:
             return  # the first read only marks the log; nothing to replay
         self._replay_pending = False
@@ -297,6 +310,20 @@ class DgtBoardProtocol:
         raw = replay_positions(base, records, last_known=self._raw)
         if raw:
             self._events.append(LogReplay(tuple(self._view(position) for position in raw)))
+
+    def _replay_since_power_up(self, records: list[Record]) -> None:
+        """Everything the board logged since it was switched on (it logs every piece then)."""
+        starts = [
+            i for i, r in enumerate(records) if isinstance(r, TagRecord) and r.tag == Tag.POWER_UP
+        ]
+        if not starts:
+            return  # the ring no longer holds a complete position to start from
+        trail = replay_positions(EMPTY_POSITION, records[starts[-1] :])
+        orientations = [o for o in map(orientation_of, trail) if o is not None]
+        if orientations and orientations[-1] != self._status.rotated:
+            self._set_status(rotated=orientations[-1])
+        if trail:
+            self._events.append(LogReplay(tuple(self._view(position) for position in trail)))
 
     def _check_orientation(self) -> None:
         rotated = orientation_of(self._raw)

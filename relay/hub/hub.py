@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -55,9 +56,12 @@ class Hub:
         picks up where the game stood. A lost port is reopened by the driver.
         """
 
-        async def connect() -> BoardLink:
+        async def connect(resuming: bool) -> BoardLink:
+            # A game with stored moves is resumed: the board's log may hold moves made
+            # while no hub was listening.
+            options = replace(self._dgt_options, resume=resuming)
             try:
-                return await DgtSerialConnection.open(url, self._dgt_options)
+                return await DgtSerialConnection.open(url, options)
             except PortError as error:
                 raise BoardUnavailableError(str(error)) from None
 
@@ -66,13 +70,13 @@ class Hub:
     async def attach_link(self, *, game_id: int, link: BoardLink) -> BoardSession:
         """Follow an already open board link (a bus board, a scripted board) as a game."""
 
-        async def given() -> BoardLink:
+        async def given(resuming: bool) -> BoardLink:
             return link
 
         return await self._attach(game_id, given, type(link).__name__)
 
     async def _attach(
-        self, game_id: int, connect: Callable[[], Awaitable[BoardLink]], name: str
+        self, game_id: int, connect: Callable[[bool], Awaitable[BoardLink]], name: str
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
@@ -86,7 +90,7 @@ class Hub:
                 return game.round_id, GameRecord.from_events(events)
 
             round_id, record = await self.recorder.run(load)
-            link = await connect()
+            link = await connect(bool(record.moves))
         finally:
             self._attaching.discard(game_id)
         tracker = PositionTracker(record.board, settle_seconds=self.settings.settle_seconds)

@@ -145,3 +145,40 @@ async def test_bus_line_unplugged_mid_game(tmp_path):
         finally:
             line.close()
             link.close()
+
+
+@pytest.mark.anyio
+async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path):
+    moves = corpus()[11]  # Nepomniachtchi - Ding, WCh 2023 game 3: 60 plies
+    engine = open_store(f"sqlite:///{tmp_path / 'restart.db'}")
+    with Session(engine) as session:
+        tournament = create_tournament(session, name="Restart test")
+        assert tournament.id is not None
+        round_ = create_round(session, tournament_id=tournament.id, number=1)
+        assert round_.id is not None
+        game = create_game(session, round_id=round_.id, board=1, white="W", black="B")
+        assert game.id is not None
+        game_id = game.id
+    link = PtyLink(board_with_clock(3))
+    try:
+        first = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+        await first.attach_dgt_board(game_id=game_id, url=link.path)
+        player = asyncio.create_task(play_game(link, moves, PACE, random.Random(11)))
+        await moves_published(first, game_id, UNPLUG_AFTER_PLIES)
+        await first.close()  # the laptop running the hub goes down
+        stored_before = len(stored_moves(first, game_id))
+        before = list(link.board.squares)
+        # The players go on for this long; the test waits for nothing here.
+        await asyncio.sleep(UNPLUGGED_SECONDS)
+        assert list(link.board.squares) != before
+        second = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+        try:
+            await second.attach_dgt_board(game_id=game_id, url=link.path)
+            await player
+            await follow_to_the_end(second, game_id, moves)
+        finally:
+            await second.close()
+        assert stored_before < len(moves)
+    finally:
+        link.close()
+        engine.dispose()

@@ -85,10 +85,15 @@ class PositionTracker:
 
         Each one that continues the game legally is decided at once, unless the next one
         is a legal move from the same position too: then the piece was only passing
-        through (a slide: Bf1-e2-d3-c4 is Bc4). The rest, including placements from
-        before the current position, are skipped.
+        through (a slide: Bf1-e2-d3-c4 is Bc4). The rest are skipped. If the log shows
+        the current position, only what follows its last showing is considered, so a
+        position from earlier in the game that happens to be legal again is not taken
+        for a new move.
         """
         events: list[GameEvent] = []
+        if self._decided in placements:
+            last = len(placements) - 1 - placements[::-1].index(self._decided)
+            placements = placements[last + 1 :]
         for index, placement in enumerate(placements):
             if self._finished:
                 break

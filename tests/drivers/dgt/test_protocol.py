@@ -480,3 +480,25 @@ def test_replay_after_reconnect_holds_only_what_happened_while_away():
     assert replays == [
         LogReplay(((*after_moves("g1f3")[:62], None, "r"), after_moves("g1f3", "g8f6")))
     ]
+
+
+def test_resuming_host_gets_the_log_since_the_last_power_up():
+    protocol = DgtBoardProtocol(DgtOptions(resume=True))
+    protocol.start(0.0)
+    # Power-up, every piece logged (start position), then 1. e4 while no host listened.
+    pieces = [
+        byte for index, code in enumerate(START_CODES) if code for byte in (0x40 | code, index)
+    ]
+    log = bytes([0x6A, *pieces, 0x40, 52, 0x41, 36, 0x6B])
+    protocol.receive_data(ee_moves(log), 0.1)
+    replays = [e for e in protocol.events_received() if isinstance(e, LogReplay)]
+    assert len(replays) == 1
+    assert START in replays[0].positions
+    assert replays[0].positions[-1] == after_moves("e2e4")
+
+
+def test_without_resume_the_first_log_read_only_marks_the_log():
+    protocol = DgtBoardProtocol()
+    protocol.start(0.0)
+    protocol.receive_data(ee_moves(bytes([0x6A, 0x41, 36, 0x6B])), 0.1)
+    assert not [e for e in protocol.events_received() if isinstance(e, LogReplay)]

@@ -162,3 +162,18 @@ def test_replayed_slide_is_one_move_to_where_the_piece_stopped():
     trail.append(placement(reply))
     events = tracker.replay(trail, 1.0)
     assert [e.san for e in events if isinstance(e, MoveMade)] == ["Bc4", "Nc6"]
+
+
+def test_replay_starts_after_the_last_showing_of_the_current_position():
+    # Stored: 1. Nf3 Nf6 2. Ng1 Ng8 (the start placement again). The log replays the
+    # whole game, then 3. e4 made while the hub was away.
+    board = chess.Board()
+    history = []
+    for san in ("Nf3", "Nf6", "Ng1", "Ng8"):
+        board.push_san(san)
+        history.append(placement(board))
+    tracker = PositionTracker(board, settle_seconds=SETTLE)
+    board.push_san("e4")
+    history.append(placement(board))
+    events = tracker.replay(history, 1.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["e4"]
