@@ -82,6 +82,7 @@ _EXPECTED = {
     BusCommand.SEND_CHANGES: BusReply.UPDATE,
     BusCommand.REPEAT_CHANGES: BusReply.UPDATE,
     BusCommand.SEND_FROM_START: BusReply.FROM_START,
+    BusCommand.SET_START_GAME: BusReply.START_GAME_WRITTEN,
     BusCommand.IGNORE_NEXT_BUS_PING: BusReply.PING,
     BusCommand.SEND_VERSION: BusReply.VERSION,
 }
@@ -142,6 +143,10 @@ class BusOptions:
     silent_after: int = 6
     #: Bad replies in a row after which a board is re-read whole.
     reread_after: int = 2
+    #: The host resumes games in progress (it restarted): at first contact, read each
+    #: board's log since its game started (SEND_FROM_START) and what it holds unfetched,
+    #: and pass them on as a replay, for the host to pick up moves made meanwhile.
+    resume: bool = False
 
 
 @dataclass(slots=True)
@@ -155,6 +160,7 @@ class _Board:
     last_reading: ClockReading | None = None
     recovering: bool = False  # the next changes span a break: replay them
     repeat: bool = False  # the last changes may be lost in transit: ask to repeat them
+    history: Position | None = None  # before the first dump, where the replayed log led
 
 
 @dataclass(slots=True)
@@ -311,8 +317,10 @@ class DgtBusProtocol:
         address = self._round_robin.popleft()
         board = self.boards[address]
         if not board.have_position:
-            # Fetch (and drop) what the board logged before we knew it, so the changes
-            # after the dump are exactly those made after it.
+            # What the board logged before we knew it is fetched first, so the changes
+            # after the dump are exactly those made after it; a resuming host replays it.
+            if self.options.resume:
+                self._queue.append((BusCommand.SEND_FROM_START, address))
             self._queue.append((BusCommand.SEND_CHANGES, address))
             self._queue.append((BusCommand.SEND_BRD, address))
         else:
@@ -367,6 +375,9 @@ class DgtBusProtocol:
             self._emit(board, PositionSnapshot(self._view(board, board.raw)))
         elif kind == BusReply.UPDATE:
             self._apply_records(board, data, repeated=answered is BusCommand.REPEAT_CHANGES)
+        elif kind == BusReply.FROM_START and not board.have_position:
+            board.history = EMPTY_POSITION  # the log since the start tag lists every piece
+            self._replay_history(board, data)
         elif kind == BusReply.BWTIME:
             self._clock(board, data)
         elif kind == BusReply.VERSION and len(data) >= 2:
@@ -375,7 +386,9 @@ class DgtBusProtocol:
     def _apply_records(self, board: _Board, data: bytes, *, repeated: bool = False) -> None:
         """Log records since the last poll: field changes, or a replay after a break."""
         if not board.have_position:
-            return  # changes from before the first dump: the dump includes them
+            if board.history is not None:
+                self._replay_history(board, data)
+            return  # otherwise dropped: the first dump includes them
         records = decode_log(data).records
         if board.recovering:
             # After a break the changes of a long while come at once: pass on the
@@ -400,6 +413,21 @@ class DgtBusProtocol:
             self._check_orientation(board)
             shown = 63 - square if board.status.rotated else square
             self._emit(board, FieldChange(shown, piece, self._view(board, board.raw)))
+
+    def _replay_history(self, board: _Board, data: bytes) -> None:
+        assert board.history is not None
+        records = decode_log(data).records
+        trail = replay_positions(board.history, records)
+        board.history = _apply(board.history, records)
+        orientations = [o for o in map(orientation_of, trail) if o is not None]
+        if orientations and orientations[-1] != board.status.rotated:
+            self._set_status(board, rotated=orientations[-1])
+        if trail:
+            self._emit(board, LogReplay(tuple(self._view(board, p) for p in trail)))
+
+    def mark_game_start(self, address: int) -> None:
+        """Have the board write a start tag in its log: the game it holds begins now."""
+        self._queue.append((BusCommand.SET_START_GAME, address))
 
     def _clock(self, board: _Board, data: bytes) -> None:
         decoded = decode_bwtime(data, self.options.status_bits)

@@ -149,6 +149,11 @@ class DgtBusLine:
             board = self.boards[address] = DgtBusBoard(self, address)
         return board
 
+    def mark_game_start(self, address: int) -> None:
+        """A new game begins on this board: its log gets a start tag (see SEND_FROM_START)."""
+        self.protocol.mark_game_start(address)
+        self._port.pump()
+
     def close(self, reason: str = "closed by the host") -> None:
         self._port.close()
         for board in self.boards.values():

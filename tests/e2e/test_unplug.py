@@ -182,3 +182,44 @@ async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path
     finally:
         link.close()
         engine.dispose()
+
+
+@pytest.mark.anyio
+async def test_hub_restarted_mid_game_on_a_bus_line(tmp_path):
+    games = corpus()[10:12]
+    boards = [board_with_clock(4001 + n) for n in range(len(games))]
+    async with relay_hub(tmp_path, len(games)) as (first, game_ids):
+        link = PtyLink(BusChain(boards))
+        try:
+            line = await DgtBusLine.open(link.path, BusOptions(), reconnect=False)
+            with anyio.fail_after(30):
+                await line.discovered()
+            for board, game_id in zip(boards, game_ids, strict=True):
+                line.mark_game_start(board.address)
+                await first.attach_link(game_id=game_id, link=line.board(board.address))
+            players = asyncio.gather(
+                *(
+                    play_game(link.seat(n), moves, PACE, random.Random(n))
+                    for n, moves in enumerate(games)
+                )
+            )
+            await moves_published(first, game_ids[0], UNPLUG_AFTER_PLIES)
+            await first.close()  # the hub goes down; the players go on
+            line.close()
+            # The fault lasts this long; the test waits for nothing here.
+            await asyncio.sleep(UNPLUGGED_SECONDS)
+            second = Hub(Settings(settle_seconds=SETTLE), first.engine, MemoryBus())
+            line = await DgtBusLine.open(link.path, BusOptions(resume=True), reconnect=False)
+            try:
+                with anyio.fail_after(30):
+                    await line.discovered()
+                for board, game_id in zip(boards, game_ids, strict=True):
+                    await second.attach_link(game_id=game_id, link=line.board(board.address))
+                await players
+                for game_id, moves in zip(game_ids, games, strict=True):
+                    await follow_to_the_end(second, game_id, moves)
+            finally:
+                await second.close()
+                line.close()
+        finally:
+            link.close()

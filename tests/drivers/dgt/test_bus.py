@@ -253,3 +253,36 @@ def test_a_board_that_powered_up_again_is_rebuilt_from_its_log():
     assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
     protocol.receive_data(reply(0x85, 7), 10.2)
     assert protocol.data_to_send() == command(BusCommand.SEND_BRD, 7)  # ... then the truth
+
+
+def test_a_resuming_host_replays_each_boards_game_since_its_start_tag():
+    protocol = DgtBusProtocol(BusOptions(ping_window=1.0, resume=True))
+    protocol.start(0.0)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x87, 7), 0.5)
+    protocol.advance(1.0)
+    protocol.data_to_send()
+    protocol.receive_data(reply(0x87, 7), 1.01)
+    assert protocol.data_to_send() == command(BusCommand.PING, BROADCAST)
+    protocol.advance(2.1)  # nobody new
+    assert protocol.data_to_send() == command(BusCommand.SEND_FROM_START, 7)
+    # Start tag, every piece of the start position, then 1. e4 (fetched before the restart).
+    pieces = [b for i, code in enumerate(START_CODES) if code for b in (0x40 | code, i)]
+    protocol.receive_data(reply(0x86, 7, bytes([0x7B, *pieces, 0x40, 52, 0x41, 36])), 2.2)
+    # ... and 1... e5, made while no host listened, still unfetched.
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
+    protocol.receive_data(reply(0x85, 7, bytes((0x40, 12, 0x47, 28))), 2.3)
+    replays = [e.event for e in protocol.events_received() if isinstance(e.event, LogReplay)]
+    assert replays[0].positions[-1] == position_after("e2e4")
+    assert replays[1].positions[-1] == position_after("e2e4", "e7e5")
+    assert protocol.data_to_send() == command(BusCommand.SEND_BRD, 7)
+
+
+def test_marking_a_game_start_writes_a_start_tag():
+    protocol = discovered(7)
+    protocol.mark_game_start(7)
+    protocol.data_to_send()  # the poll already under way
+    protocol.receive_data(reply(0x85, 7), 3.0)
+    assert protocol.data_to_send() == command(BusCommand.SET_START_GAME, 7)
+    protocol.receive_data(reply(0x88, 7), 3.1)
+    assert protocol.data_to_send() == command(BusCommand.SEND_CHANGES, 7)
