@@ -3,7 +3,8 @@
 Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
 ``RELAY_WEB_DIR`` (the pages to serve), ``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
 (``2015``, the default, or ``pre-2015`` for clocks that report the players' turn bits the
-other way round).
+other way round) and ``RELAY_DGT_CLOCK_BIT`` (``no-clock``, the default: status bit 5 set
+means no clock; ``clock-connected`` for firmware that sets it the other way round).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def _source_web_dir() -> Path:
 
 #: The readings of the DGT clock's two disputed status bits (see drivers/dgt/bwtime.py).
 DGT_TURN_BITS = frozenset({"2015", "pre-2015"})
+DGT_CLOCK_BIT = frozenset({"no-clock", "clock-connected"})
 
 
 class SettingsError(ValueError):
@@ -38,6 +40,7 @@ class Settings:
     web_dir: Path = field(default_factory=_source_web_dir)
     settle_seconds: float = DEFAULT_SETTLE_SECONDS
     dgt_turn_bits: str = "2015"
+    dgt_clock_bit: str = "no-clock"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -54,6 +57,8 @@ class Settings:
                 from_env["port"] = int(env["RELAY_PORT"])
             if "RELAY_WEB_DIR" in env:
                 from_env["web_dir"] = Path(env["RELAY_WEB_DIR"])
+            if "RELAY_DGT_CLOCK_BIT" in env:
+                from_env["dgt_clock_bit"] = env["RELAY_DGT_CLOCK_BIT"]
             if "RELAY_DGT_TURN_BITS" in env:
                 from_env["dgt_turn_bits"] = env["RELAY_DGT_TURN_BITS"]
             if "RELAY_SETTLE_SECONDS" in env:
@@ -70,6 +75,8 @@ class Settings:
             raise SettingsError(f"port {self.port} is out of range")
         if self.dgt_turn_bits not in DGT_TURN_BITS:
             raise SettingsError(f"RELAY_DGT_TURN_BITS is one of {sorted(DGT_TURN_BITS)}")
+        if self.dgt_clock_bit not in DGT_CLOCK_BIT:
+            raise SettingsError(f"RELAY_DGT_CLOCK_BIT is one of {sorted(DGT_CLOCK_BIT)}")
         if self.settle_seconds < 0:
             raise SettingsError("settle time cannot be negative")
         if not (self.web_dir / "index.html").is_file():

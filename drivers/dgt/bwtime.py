@@ -40,6 +40,8 @@ class StatusBits:
     right_to_move: int = 0x08
     left_to_move: int = 0x10
     no_clock: int = 0x20
+    #: One open-source decoder reads bit 5 the other way round ("clock connected").
+    no_clock_when_clear: bool = False
 
     def swapped_turn_bits(self) -> StatusBits:
         """The pre-2015 reading, with the two player's-turn bits exchanged."""
@@ -105,7 +107,7 @@ def decode_bwtime(
             ack2=(lm & 0x7F) | ((rh << 3) & 0x80),
             ack3=(ls & 0x7F) | ((rh << 2) & 0x80),
         )
-    if status & bits.no_clock:
+    if bool(status & bits.no_clock) != bits.no_clock_when_clear:
         return NoClock()
     return ClockReading(
         left=_side(lh, lm, ls),

@@ -72,6 +72,8 @@ from drivers.events import (
     SetAndRun,
 )
 
+UPDATE_MODES = (Command.SEND_UPDATE_NICE, Command.SEND_UPDATE, Command.SEND_UPDATE_BRD)
+
 
 @dataclass(frozen=True, slots=True)
 class DgtOptions:
@@ -86,6 +88,10 @@ class DgtOptions:
     silent_after: float = 10.0
     ack_timeout: float = 2.5
     clock_attempts: int = 3
+    #: How the board reports changes: SEND_UPDATE_NICE (clock messages only on a change,
+    #: the default), SEND_UPDATE (clock messages every second too) or SEND_UPDATE_BRD
+    #: (no clock messages, and no clock acknowledgements).
+    update_mode: Command = Command.SEND_UPDATE_NICE
     #: Read the board's log when connecting, so a later resync knows where it left off.
     read_log: bool = True
     #: The host resumes a game in progress (it restarted): replay the log at the first read
@@ -98,6 +104,8 @@ class DgtBoardProtocol:
 
     def __init__(self, options: DgtOptions | None = None) -> None:
         self.options = options or DgtOptions()
+        if self.options.update_mode not in UPDATE_MODES:
+            raise ValueError(f"{self.options.update_mode!r} is not an update mode")
         self._decoder = FrameDecoder()
         self._events: list[BoardEvent] = []
         self._outgoing = bytearray()
@@ -153,7 +161,7 @@ class DgtBoardProtocol:
             self._reading_log = True
             self._send(Command.SEND_EE_MOVES, now)
         self._send(Command.SEND_BRD, now)
-        self._send(Command.SEND_UPDATE_NICE, now)
+        self._send(self.options.update_mode, now)
 
     def resync(self, now: float) -> None:
         """The link came back: replay what the board logged meanwhile, then dump."""
@@ -164,7 +172,7 @@ class DgtBoardProtocol:
             self._reading_log = True
             self._send(Command.SEND_EE_MOVES, now)
         self._send(Command.SEND_BRD, now)
-        self._send(Command.SEND_UPDATE_NICE, now)
+        self._send(self.options.update_mode, now)
 
     def send(self, command: ClockCommand, now: float) -> None:
         """Queue a clock command; raises ClockCommandError for one the clock cannot take."""

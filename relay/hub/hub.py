@@ -47,7 +47,8 @@ class Hub:
         self._links: dict[int, BoardLink] = {}
         self._attaching: set[int] = set()
         bits = PRE_2015 if settings.dgt_turn_bits == "pre-2015" else HEADER_2015
-        self._dgt_options = DgtOptions(status_bits=bits)
+        inverted = settings.dgt_clock_bit == "clock-connected"
+        self._dgt_options = DgtOptions(status_bits=replace(bits, no_clock_when_clear=inverted))
 
     async def attach_dgt_board(self, *, game_id: int, url: str) -> BoardSession:
         """Open the DGT board at ``url`` and follow it as game ``game_id``.

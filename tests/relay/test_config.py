@@ -14,6 +14,8 @@ def test_defaults_then_environment_then_overrides(tmp_path):
     assert settings.settle_seconds == 0.5
     assert settings.dgt_turn_bits == "2015"
     assert Settings.from_env({"RELAY_DGT_TURN_BITS": "pre-2015"}).dgt_turn_bits == "pre-2015"
+    inverted = Settings.from_env({"RELAY_DGT_CLOCK_BIT": "clock-connected"})
+    assert inverted.dgt_clock_bit == "clock-connected"
     assert (settings.web_dir / "index.html").is_file()
 
 
@@ -24,6 +26,7 @@ def test_defaults_then_environment_then_overrides(tmp_path):
         {"RELAY_PORT": "70000"},
         {"RELAY_SETTLE_SECONDS": "-1"},
         {"RELAY_DGT_TURN_BITS": "2014"},
+        {"RELAY_DGT_CLOCK_BIT": "maybe"},
     ],
 )
 def test_bad_values_are_refused(env):

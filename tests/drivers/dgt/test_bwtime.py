@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -137,3 +138,11 @@ def test_bcd_encoder():
     assert [encode_bcd(v) for v in (0, 9, 10, 59)] == [0x00, 0x09, 0x10, 0x59]
     with pytest.raises(ValueError, match="out of range"):
         encode_bcd(60)
+
+
+def test_the_clock_bit_can_be_read_the_other_way_round():
+    inverted = replace(HEADER_2015, no_clock_when_clear=True)
+    assert decode_bwtime(payload(status=0x01), inverted) == NoClock()
+    reading = decode_bwtime(payload(status=0x21), inverted)
+    assert isinstance(reading, ClockReading)
+    assert reading.running

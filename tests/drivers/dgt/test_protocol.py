@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+import pytest
 
 from boardsim.board import VirtualBoard
 from drivers.dgt.clock_commands import encode_command
@@ -502,3 +503,17 @@ def test_without_resume_the_first_log_read_only_marks_the_log():
     protocol.start(0.0)
     protocol.receive_data(ee_moves(bytes([0x6A, 0x41, 36, 0x6B])), 0.1)
     assert not [e for e in protocol.events_received() if isinstance(e, LogReplay)]
+
+
+@pytest.mark.parametrize(
+    "mode", [Command.SEND_UPDATE, Command.SEND_UPDATE_BRD, Command.SEND_UPDATE_NICE]
+)
+def test_the_update_mode_is_a_setting(mode):
+    protocol = DgtBoardProtocol(DgtOptions(update_mode=mode))
+    protocol.start(0.0)
+    assert protocol.data_to_send()[-1] == mode
+
+
+def test_an_update_mode_must_be_one():
+    with pytest.raises(ValueError, match="not an update mode"):
+        DgtBoardProtocol(DgtOptions(update_mode=Command.SEND_BRD))
