@@ -12,6 +12,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import anyio
 import chess
@@ -37,7 +38,36 @@ from tests.e2e.test_dgt_wire import corpus
 PACE = Pace(ply_seconds=0.2, touch_seconds=0.01, jitter=0.5)
 SETTLE = 0.04
 UNPLUG_AFTER_PLIES = 8
-UNPLUGGED_SECONDS = 1.2  # several moves are made on the board meanwhile
+#: Pieces touched on the board while no host listens: several moves' worth.
+TOUCHES_WHILE_AWAY = 10
+
+
+class WatchedBoard(VirtualBoard):
+    """A simulated board whose touches a test can wait for (no sleeping on a guess)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.touches = 0
+        self._touched = asyncio.Event()
+
+    def set_square(self, index: int, piece: int, now: float | None = None) -> None:
+        super().set_square(index, piece, now)
+        self.touches += 1
+        self._touched.set()
+
+    async def touched(self, count: int) -> None:
+        """Return once ``count`` more pieces have been touched, within a deadline."""
+        goal = self.touches + count
+        with anyio.fail_after(30):
+            while self.touches < goal:
+                self._touched.clear()
+                await self._touched.wait()
+
+
+async def players_go_on(board: VirtualBoard) -> None:
+    """While the host is away, the players make several moves."""
+    assert isinstance(board, WatchedBoard)
+    await board.touched(TOUCHES_WHILE_AWAY)
 
 
 @asynccontextmanager
@@ -92,16 +122,15 @@ async def unplug_and_replug(
     await moves_published(hub, game_id, UNPLUG_AFTER_PLIES)
     link.vanish()
     before = list(link.boards[0].squares)
-    # The fault lasts this long while the players go on; the test waits for nothing here.
-    await asyncio.sleep(UNPLUGGED_SECONDS)
+    await players_go_on(link.boards[0])
     assert list(link.boards[0].squares) != before  # moves were made while unplugged
     await link.reappear()
     await players
 
 
-def board_with_clock(serial: int) -> VirtualBoard:
+def board_with_clock(serial: int) -> WatchedBoard:
     clock = Dgt3000(TimeControl.parse("15+10"), rng=random.Random(serial))
-    return VirtualBoard(serial_number=f"{serial:05d}", clock=clock)
+    return WatchedBoard(serial_number=f"{serial:05d}", clock=clock)
 
 
 async def follow_to_the_end(hub: Hub, game_id: int, moves: list[chess.Move]) -> None:
@@ -168,8 +197,7 @@ async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path
         await first.close()  # the laptop running the hub goes down
         stored_before = len(stored_moves(first, game_id))
         before = list(link.board.squares)
-        # The players go on for this long; the test waits for nothing here.
-        await asyncio.sleep(UNPLUGGED_SECONDS)
+        await players_go_on(link.board)
         assert list(link.board.squares) != before
         second = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
         try:
@@ -206,8 +234,7 @@ async def test_hub_restarted_mid_game_on_a_bus_line(tmp_path):
             await moves_published(first, game_ids[0], UNPLUG_AFTER_PLIES)
             await first.close()  # the hub goes down; the players go on
             line.close()
-            # The fault lasts this long; the test waits for nothing here.
-            await asyncio.sleep(UNPLUGGED_SECONDS)
+            await players_go_on(boards[0])
             second = Hub(Settings(settle_seconds=SETTLE), first.engine, MemoryBus())
             line = await DgtBusLine.open(link.path, BusOptions(resume=True), reconnect=False)
             try:
