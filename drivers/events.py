@@ -14,8 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-#: One entry per square, a1 first; None for an empty square, else a FEN piece letter.
+#: One entry per square, a1 first; None for an empty square, else a FEN piece letter or a
+#: result marker's symbol.
 Position = tuple[str | None, ...]
+
+#: Result marker pieces (some boards have them: not chessmen) as they appear in a Position.
+MARKER_SYMBOLS = {"=": "1/2-1/2", "1": "1-0", "0": "0-1"}
 
 EMPTY_POSITION: Position = (None,) * 64
 
@@ -58,7 +62,8 @@ class ClockSide:
 
 
 class Lever(Enum):
-    """Which side of the clock's lever is up (that side's player has pressed)."""
+    """Which side of the clock's lever is up: that side's player is to move (the other
+    side's player pressed last)."""
 
     LEFT_UP = "left-up"
     RIGHT_UP = "right-up"

@@ -25,7 +25,6 @@ from enum import IntEnum
 from drivers.dgt.bwtime import HEADER_2015, Ack, BwTimeError, NoClock, StatusBits, decode_bwtime
 from drivers.dgt.frames import Discarded, Frame, FrameDecoder
 from drivers.dgt.messages import (
-    MARKER_CODES,
     PIECE_LETTERS,
     MessageError,
     decode_board_dump,
@@ -92,7 +91,7 @@ _CHANGES = (BusCommand.SEND_CHANGES, BusCommand.REPEAT_CHANGES)
 
 
 def _letter(code: int) -> str | None:
-    return None if code in MARKER_CODES else PIECE_LETTERS.get(code)
+    return PIECE_LETTERS.get(code)
 
 
 def _apply(raw: Position, records: list[Record]) -> Position:

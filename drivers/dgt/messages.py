@@ -57,8 +57,8 @@ class MessageError(ValueError):
     """A message had the right frame but a payload that makes no sense."""
 
 
-#: DGT piece code -> FEN letter. Codes 13-15 are result markers, not chessmen (see
-#: :data:`MARKER_CODES`); they read as empty squares for the position.
+#: DGT piece code -> FEN letter. Codes 13-15 are result markers, not chessmen: they read
+#: as the marker symbols of :data:`drivers.events.MARKER_SYMBOLS`.
 PIECE_LETTERS: dict[int, str | None] = {
     0: None,
     1: "P",
@@ -73,8 +73,10 @@ PIECE_LETTERS: dict[int, str | None] = {
     10: "b",
     11: "k",
     12: "q",
+    13: "=",
+    14: "1",
+    15: "0",
 }
-MARKER_CODES = frozenset({13, 14, 15})
 PIECE_CODES: dict[str | None, int] = {letter: code for code, letter in PIECE_LETTERS.items()}
 
 BOARD_DUMP_LENGTH = 64
@@ -93,8 +95,6 @@ def square_to_dgt(square: int) -> int:
 
 
 def _piece(code: int) -> str | None:
-    if code in MARKER_CODES:
-        return None
     try:
         return PIECE_LETTERS[code]
     except KeyError:

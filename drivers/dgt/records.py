@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from drivers.dgt.messages import MARKER_CODES, PIECE_LETTERS, dgt_to_square
+from drivers.dgt.messages import PIECE_LETTERS, dgt_to_square
 from drivers.events import Position
 
 
@@ -125,9 +125,7 @@ def replay_positions(
         if not isinstance(record, FieldRecord):
             continue
         code = record.piece_code
-        squares[dgt_to_square(record.field)] = (
-            None if code in MARKER_CODES else PIECE_LETTERS.get(code)
-        )
+        squares[dgt_to_square(record.field)] = PIECE_LETTERS.get(code)
         trail.append(tuple(squares))
     if last_known is not None and last_known in trail:
         last = len(trail) - 1 - trail[::-1].index(last_known)

@@ -15,7 +15,7 @@ intervals before it (short for a slide, long for a lingering pawn).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import chess
 
@@ -38,6 +38,8 @@ class Touch:
     square: chess.Square
     piece: chess.Piece | None
     pause: float = 1.0
+    #: The untidy habit this touch belongs to ("" for a plain touch), for noise statistics.
+    habit: str = field(default="", compare=False)
 
     @property
     def dgt_index(self) -> int:
@@ -59,21 +61,23 @@ def touches_for_move(
     if mover is None:
         raise ValueError(f"no piece on {chess.square_name(move.from_square)}")
     if board.is_castling(move):
-        return _castling(board, move, mover, chance(rng, noise.castle_rook_first))
+        rook_first = chance(rng, noise.castle_rook_first)
+        touches = _castling(board, move, mover, rook_first)
+        return _labelled(touches, "castle-rook-first") if rook_first else touches
     placed = chess.Piece(move.promotion, mover.color) if move.promotion else mover
     lift = Touch(move.from_square, None)
     if board.is_en_passant(move):
         captured = Touch(move.to_square + (-8 if mover.color == chess.WHITE else 8), None)
         place = Touch(move.to_square, placed)
         if chance(rng, noise.en_passant_captured_first):
-            return [captured, lift, place]
+            return _labelled([captured, lift, place], "en-passant-captured-first")
         return [lift, place, captured]
     travel = _travel(move, mover, placed, rng, noise)
     if board.piece_at(move.to_square) is None:
         return [lift, *travel]
     remove = Touch(move.to_square, None)
     if chance(rng, noise.captured_first):
-        return [remove, lift, *travel]
+        return _labelled([remove, lift, *travel], "captured-first")
     # The captured man goes just before anything lands on its square.
     arrival = next(i for i, touch in enumerate(travel) if touch.square == move.to_square)
     return [lift, *travel[:arrival], remove, *travel[arrival:]]
@@ -89,17 +93,24 @@ def _travel(
     """From the hand to the target square: a slide's trail, a lingering pawn, or directly."""
     if move.promotion and chance(rng, noise.promotion_pawn_lingers):
         return [
-            Touch(move.to_square, mover),
-            Touch(move.to_square, None, LINGER_PAUSE),
-            Touch(move.to_square, placed),
+            Touch(move.to_square, mover, habit="promotion-pawn-lingers"),
+            Touch(move.to_square, None, LINGER_PAUSE, "promotion-pawn-lingers"),
+            Touch(move.to_square, placed, habit="promotion-pawn-lingers"),
         ]
     path = _path(move.from_square, move.to_square)
     if mover.piece_type != chess.KNIGHT and path and chance(rng, noise.slide):
         trail: list[Touch] = []
         for square in path:
-            trail += [Touch(square, mover, SLIDE_PAUSE), Touch(square, None, SLIDE_PAUSE)]
-        return [*trail, Touch(move.to_square, placed, SLIDE_PAUSE)]
+            trail += [
+                Touch(square, mover, SLIDE_PAUSE, "slide"),
+                Touch(square, None, SLIDE_PAUSE, "slide"),
+            ]
+        return [*trail, Touch(move.to_square, placed, SLIDE_PAUSE, "slide")]
     return [Touch(move.to_square, placed)]
+
+
+def _labelled(touches: list[Touch], habit: str) -> list[Touch]:
+    return [replace(touch, habit=touch.habit or habit) for touch in touches]
 
 
 def _path(origin: chess.Square, target: chess.Square) -> list[chess.Square]:

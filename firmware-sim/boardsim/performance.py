@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import chess
 
@@ -85,6 +85,8 @@ class Step:
     delay: float
     action: Action
     note: str = ""
+    #: The untidy habit behind this step ("" for none), for noise statistics.
+    habit: str = field(default="", compare=False)
 
 
 def perform_game(
@@ -114,7 +116,8 @@ def perform_game(
     def place(touch: Touch) -> Place:
         return Place(index(touch.square), touch.dgt_code)
 
-    yield from _set_up(initial, target, pace, rng)
+    for step in _set_up(initial, target, pace, rng):
+        yield replace(step, habit="rotated") if turned else step
     if press_clock:
         yield Step(pace.between_touches(rng), PressLever(white_side.other), "clock started")
     board = chess.Board()
@@ -124,7 +127,7 @@ def perform_game(
         touches = _with_habits(board, move, rng, noise)
         for number, touch in enumerate(touches):
             delay = pace.think(rng) if number == 0 else pace.between_touches(rng) * touch.pause
-            yield Step(delay, place(touch), note)
+            yield Step(delay, place(touch), note, touch.habit)
         board.push(move)
         if press_clock:
             yield Step(pace.between_touches(rng), PressLever(mover_side), note)
@@ -133,7 +136,8 @@ def perform_game(
         gesture = _markers(board, result) if markers else _kings(board, result)
         for number, (square, code) in enumerate(gesture):
             delay = pace.think(rng) if number == 0 else pace.between_touches(rng)
-            yield Step(delay, Place(index(square), code), f"result {result}")
+            habit = "result-markers" if markers else "result-kings"
+            yield Step(delay, Place(index(square), code), f"result {result}", habit)
 
 
 def perform_on(board: VirtualBoard, steps: Iterable[Step], *, start: float | None = None) -> float:
@@ -174,10 +178,17 @@ def _with_habits(
         if rng.random() < 0.5:
             square = rng.choice(bystanders)
             piece = board.piece_at(square)
-            touches = [Touch(square, None), Touch(square, piece, _ADJUST_PAUSE), *touches]
+            touches = [
+                Touch(square, None, habit="adjust"),
+                Touch(square, piece, _ADJUST_PAUSE, "adjust"),
+                *touches,
+            ]
         else:  # the piece just moved is centred on its square
             last = [touch for touch in touches if touch.piece is not None][-1]
-            touches += [Touch(last.square, None), Touch(last.square, last.piece, _ADJUST_PAUSE)]
+            touches += [
+                Touch(last.square, None, habit="adjust"),
+                Touch(last.square, last.piece, _ADJUST_PAUSE, "adjust"),
+            ]
     bystanders = _bystanders(board, touches)
     if bystanders and chance(rng, noise.knock):
         touches = _knock(board, touches, bystanders, rng, noise)
@@ -200,8 +211,8 @@ def _knock(
     involved = {touch.square for touch in touches}
     victim = rng.choice(bystanders)
     piece = board.piece_at(victim)
-    fallen = [Touch(victim, None, _KNOCK_PAUSE)]
-    restore = [Touch(victim, piece, _PICK_UP_PAUSE)]
+    fallen = [Touch(victim, None, _KNOCK_PAUSE, "knock")]
+    restore = [Touch(victim, piece, _PICK_UP_PAUSE, "knock")]
     landings = [
         s
         for s in chess.SquareSet(chess.BB_KING_ATTACKS[victim])
@@ -209,8 +220,8 @@ def _knock(
     ]
     if landings and chance(rng, noise.knock_lands_nearby):
         landing = rng.choice(sorted(landings))
-        fallen.append(Touch(landing, piece, _KNOCK_PAUSE))
-        restore.insert(0, Touch(landing, None, _PICK_UP_PAUSE))
+        fallen.append(Touch(landing, piece, _KNOCK_PAUSE, "knock-lands-nearby"))
+        restore.insert(0, Touch(landing, None, _PICK_UP_PAUSE, "knock-lands-nearby"))
     return [touches[0], *fallen, *touches[1:], *restore]
 
 

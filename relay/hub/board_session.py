@@ -4,21 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator, Sequence
 
-from drivers.events import (
-    BoardEvent,
-    Disconnected,
-    FieldChange,
-    LineNoise,
-    LogReplay,
-    Position,
-    PositionSnapshot,
-)
-from relay.domain.game.events import GameEvent
-from relay.domain.game.placement import Placement, PlacementError
+from drivers.events import BoardEvent, Disconnected, FieldChange, PositionSnapshot
+from relay.domain.game.events import GameEnded, GameEvent, is_logged
 from relay.domain.game.tracker import PositionTracker
+from relay.hub.board_feed import BoardFeed
 from relay.hub.recorder import GameRecorder
 
 log = logging.getLogger(__name__)
@@ -31,6 +22,9 @@ DRAIN_SECONDS = 5.0
 
 class BoardSession:
     """Follows a board's events with a :class:`PositionTracker` and records what it decides.
+
+    Notices (a piece in the air) are not stored. Once the game has a result, later events
+    from the board (the next game being set up) are not recorded into it.
 
     Decided events go to an outbox that one writer task saves in order. A save that fails
     is retried until it succeeds, so the stored log never skips a ply the tracker has
@@ -50,7 +44,8 @@ class BoardSession:
         self.tracker = tracker
         self._recorder = recorder
         self._loop = asyncio.get_running_loop()
-        self._timer: asyncio.TimerHandle | None = None
+        self._feed = BoardFeed(tracker, self._queue, name=f"game {game_id}")
+        self._finished = tracker.finished
         self._outbox: asyncio.Queue[Sequence[GameEvent]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.connected = True
@@ -73,8 +68,7 @@ class BoardSession:
                 if isinstance(event, Disconnected) and not event.reconnecting:
                     break
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
+            self._feed.close()
             try:
                 await self._drain()
             finally:
@@ -84,57 +78,23 @@ class BoardSession:
         if isinstance(event, PositionSnapshot | FieldChange):
             self.connected = True
             self.link_down.clear()
-            self._observe(event.position)
-        elif isinstance(event, LogReplay):
-            self._replay(event.positions)
-        elif isinstance(event, LineNoise):
-            log.warning(
-                "game %s: %d bytes of line noise (%s)", self.game_id, event.discarded, event.reason
-            )
         elif isinstance(event, Disconnected):
             self.connected = False
             self.link_down.set()
-            # The last placement may have stood long enough to be a move: decide it now.
-            self._queue(self.tracker.settle(self._loop.time(), time.time()))
             log.warning("game %s: board disconnected: %s", self.game_id, event.reason)
-        # Clock readings and board status are shown by later issues (clocks, console).
-
-    def _replay(self, positions: Sequence[Position]) -> None:
-        placements = []
-        for position in positions:
-            try:
-                placements.append(Placement.from_symbols(position))
-            except PlacementError as error:
-                log.warning("game %s: unreadable logged position: %s", self.game_id, error)
-        self._queue(self.tracker.replay(placements, time.time()))
-        self._schedule()
-
-    def _observe(self, position: Position) -> None:
-        try:
-            placement = Placement.from_symbols(position)
-        except PlacementError as error:
-            log.warning("game %s: unreadable position: %s", self.game_id, error)
-            return
-        self._queue(self.tracker.observe(placement, self._loop.time(), time.time()))
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        deadline = self.tracker.deadline
-        if deadline is not None:
-            self._timer = self._loop.call_at(deadline, self._settle)
-
-    def _settle(self) -> None:
-        self._timer = None
-        self._queue(self.tracker.settle(self._loop.time(), time.time()))
-        # A timer may fire a hair early; the tracker then still has a deadline.
-        self._schedule()
+        self._feed.handle(event)
+        # Board status is shown by a later issue (the arbiter's console).
 
     def _queue(self, events: Sequence[GameEvent]) -> None:
-        if events:
-            self._outbox.put_nowait(events)
+        logged = [event for event in events if is_logged(event)]
+        if self._finished:
+            if logged:
+                log.info("game %s has ended; not recording %s", self.game_id, logged)
+            return
+        if any(isinstance(event, GameEnded) for event in logged):
+            self._finished = True
+        if logged:
+            self._outbox.put_nowait(logged)
 
     async def _write(self) -> None:
         while True:

@@ -2,12 +2,20 @@
 
 A game's state is a fold of these events (:mod:`relay.domain.game.record`). Each event
 turns into a ``(kind, data)`` pair of plain JSON values for storage and streaming, and back.
+
+Two families:
+
+* logged events change or annotate the game and are stored in its log: moves, corrections,
+  takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
+  for the arbiter;
+* notices describe the board, not the game (a piece in the air, a board turned round). They
+  are published for live views but never stored: nothing in a game's state depends on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 
@@ -17,7 +25,12 @@ class EventFormatError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class MoveMade:
-    """A move was played on the board. ``at`` is when it was decided, in Unix seconds."""
+    """A move was played on the board. ``at`` is when it was decided, in Unix seconds.
+
+    ``recovered`` marks a move the board was never seen to make: it was inferred because
+    the position is two or three legal plies ahead (pieces in the air, a link down).
+    ``confirmed`` marks a move decided by the mover's clock press.
+    """
 
     kind: ClassVar[str] = "move"
     ply: int
@@ -25,11 +38,46 @@ class MoveMade:
     san: str
     fen: str
     at: float
+    recovered: bool = False
+    confirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCorrected:
+    """The last move is replaced by a sibling: the piece was first put on the wrong square
+    (a dragged rook stopping on e3 on its way to e7)."""
+
+    kind: ClassVar[str] = "correction"
+    ply: int
+    uci: str
+    san: str
+    fen: str
+    replaced: str  # the uci of the move this one replaces
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """The board went back to the position after ``ply``; later moves are withdrawn."""
+
+    kind: ClassVar[str] = "takeback"
+    ply: int
+    fen: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """The start position appeared on a board that had a game on it."""
+
+    kind: ClassVar[str] = "new-game"
+    rotated: bool
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """The laws ended the game (checkmate, stalemate, dead position, repetition, ...)."""
+    """The laws ended the game (checkmate, stalemate, dead position, repetition, flag)."""
 
     kind: ClassVar[str] = "end"
     result: str
@@ -37,12 +85,122 @@ class GameEnded:
     at: float
 
 
-GameEvent = MoveMade | GameEnded
+@dataclass(frozen=True, slots=True)
+class ResultProposed:
+    """The players showed a result (kings on the centre squares, or a marker piece).
 
-_KINDS: dict[str, type[MoveMade] | type[GameEnded]] = {
-    MoveMade.kind: MoveMade,
-    GameEnded.kind: GameEnded,
+    Never a move, never a result by itself: the arbiter confirms it.
+    """
+
+    kind: ClassVar[str] = "result-proposed"
+    result: str
+    gesture: str  # "kings" or "marker"
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMoveCompleted:
+    """A player pressed the clock after an illegal move (7.5). The penalty is proposed;
+    the arbiter confirms it. ``count`` is this player's completed illegal moves so far."""
+
+    kind: ClassVar[str] = "illegal-move"
+    player: str  # "white" or "black"
+    count: int
+    penalty: str  # "add-time" (to the opponent) or "loss"
+    seconds: int  # time proposed for the opponent; 0 with a loss
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A draw the player to move could claim (9.2, 9.3): now, or by writing ``moves``."""
+
+    rule: str  # "threefold" or "fifty-moves"
+    now: bool
+    moves: tuple[str, ...] = ()  # SAN of the moves that would make the claim valid
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsChanged:
+    """The draws claimable after ``ply`` (empty when none is any longer)."""
+
+    kind: ClassVar[str] = "claims"
+    ply: int
+    claims: tuple[Claim, ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterAlert:
+    """Something the arbiter should look at; the game goes on as the tracker knows it.
+
+    Kinds: ``illegal-position`` (nothing legal explains the board), ``position-restored``
+    (the board is back on a legal position), ``pawn-on-last-rank`` (7.5.2),
+    ``promotion-assumed`` (a queen was assumed for a piece the board cannot tell),
+    ``dead-position`` (a locked position no material rule sees), ``both-flags``.
+    """
+
+    kind: ClassVar[str] = "alert"
+    alert: str
+    detail: str
+    ply: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Notice: the board shows part of an expected position (a piece in a hand, a piece
+    knocked over). Nothing is decided until it changes."""
+
+    kind: ClassVar[str] = "waiting"
+    missing: tuple[str, ...]  # squares expected to hold a piece, e.g. ("g1",)
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRotated:
+    """Notice: the board was found set up the wrong way round (or turned back)."""
+
+    kind: ClassVar[str] = "rotated"
+    rotated: bool
+    at: float
+
+
+LoggedEvent = (
+    MoveMade
+    | MoveCorrected
+    | TakenBack
+    | NewGame
+    | GameEnded
+    | ResultProposed
+    | IllegalMoveCompleted
+    | ClaimsChanged
+    | ArbiterAlert
+)
+Notice = Waiting | BoardRotated
+GameEvent = LoggedEvent | Notice
+
+_LOGGED: dict[str, type[LoggedEvent]] = {
+    cls.kind: cls
+    for cls in (
+        MoveMade,
+        MoveCorrected,
+        TakenBack,
+        NewGame,
+        GameEnded,
+        ResultProposed,
+        IllegalMoveCompleted,
+        ClaimsChanged,
+        ArbiterAlert,
+    )
 }
+_NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}
+
+
+def is_logged(event: GameEvent) -> bool:
+    """True for events that belong in the game's log (not notices)."""
+    return event.kind in _LOGGED
 
 
 def event_data(event: GameEvent) -> dict[str, Any]:
@@ -52,10 +210,22 @@ def event_data(event: GameEvent) -> dict[str, Any]:
 
 def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:
     """Rebuild an event from its stored kind and fields."""
-    cls = _KINDS.get(kind)
+    cls = _LOGGED.get(kind) or _NOTICES.get(kind)
     if cls is None:
         raise EventFormatError(f"unknown event kind {kind!r}")
     try:
+        if cls is ClaimsChanged:
+            claims = tuple(_claim(item) for item in data["claims"])
+            return ClaimsChanged(ply=data["ply"], claims=claims, at=data["at"])
+        if cls is Waiting:
+            return Waiting(missing=tuple(data["missing"]), at=data["at"])
         return cls(**data)
-    except TypeError as error:
+    except (TypeError, KeyError) as error:
         raise EventFormatError(f"{kind} event: {error}") from None
+
+
+def _claim(item: Mapping[str, Any]) -> Claim:
+    names = {field.name for field in fields(Claim)}
+    if set(item) - names:
+        raise TypeError(f"unexpected claim fields {sorted(set(item) - names)}")
+    return Claim(rule=item["rule"], now=item["now"], moves=tuple(item.get("moves", ())))

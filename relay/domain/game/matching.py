@@ -27,24 +27,39 @@ def find_move(board: chess.Board, target: Placement) -> chess.Move | None:
     return None
 
 
-def find_moves(board: chess.Board, target: Placement, max_plies: int = 2) -> list[chess.Move]:
-    """The shortest legal sequence of at most ``max_plies`` moves reaching ``target``.
+def find_moves(
+    board: chess.Board, target: Placement, max_plies: int = 3, min_plies: int = 1
+) -> list[chess.Move]:
+    """The shortest legal sequence of ``min_plies`` to ``max_plies`` moves reaching ``target``.
 
     Returns an empty list when nothing explains the placement. Used when a position was
-    missed (pieces in the air, a busy line) and the board is already a move further on.
+    missed (pieces in the air, a busy line) and the board is already a move or two further.
     """
-    for plies in range(1, max_plies + 1):
+    for plies in range(min_plies, max_plies + 1):
         found = _search(board, target, plies)
         if found:
             return found
     return []
 
 
+def find_sibling(board: chess.Board, target: Placement) -> chess.Move | None:
+    """Another legal move in place of the last one that gives ``target``: the piece was
+    first put down on the wrong square and then moved on."""
+    if not board.move_stack:
+        return None
+    last = board.pop()
+    try:
+        move = find_move(board, target)
+    finally:
+        board.push(last)
+    return move if move != last else None
+
+
 def _search(board: chess.Board, target: Placement, plies: int) -> list[chess.Move]:
     if plies == 1:
         move = find_move(board, target)
         return [] if move is None else [move]
-    for first in list(board.legal_moves):
+    for first in list(board.generate_legal_moves()):
         board.push(first)
         try:
             rest = _search(board, target, plies - 1)

@@ -22,6 +22,11 @@ _PIECE_TYPES = {
 }
 
 
+#: Result marker pieces (DGT codes 13, 14, 15) as they appear among a position's symbols.
+#: They are not chessmen: :func:`read_squares` takes them out of the placement.
+MARKER_RESULTS = {"=": "1/2-1/2", "1": "1-0", "0": "0-1"}
+
+
 class PlacementError(ValueError):
     """A square list that is not a placement (wrong length, unknown piece letter)."""
 
@@ -83,6 +88,29 @@ class Placement:
             types[chess.KING],
         )
 
+    def turned(self) -> Placement:
+        """The placement seen from the other side of the board (a1 <-> h8)."""
+        return Placement(*(_rotate(mask) for mask in self._masks()))
+
+    def is_part_of(self, other: Placement) -> bool:
+        """True if every piece here stands on the same square in ``other`` (and ``other``
+        may have more): what a board shows with pieces lifted from ``other``."""
+        return all(
+            mine & ~theirs == 0 for mine, theirs in zip(self._masks(), other._masks(), strict=True)
+        )
+
+    def _masks(self) -> tuple[int, int, int, int, int, int, int, int]:
+        return (
+            self.white,
+            self.black,
+            self.pawns,
+            self.knights,
+            self.bishops,
+            self.rooks,
+            self.queens,
+            self.kings,
+        )
+
     def changed_squares(self, other: Placement) -> int:
         """Bitboard of the squares whose content differs between the two placements."""
         return (
@@ -110,3 +138,19 @@ class Placement:
                 color = bool(self.white & (1 << square))
                 board.set_piece_at(square, chess.Piece(piece_type, color))
         return board.board_fen()
+
+
+def _rotate(mask: int) -> int:
+    return chess.flip_vertical(chess.flip_horizontal(mask))
+
+
+def read_squares(symbols: Sequence[str | None]) -> tuple[Placement, frozenset[str]]:
+    """A board's 64 squares (a1 first) as the placement of its chessmen and the results of
+    any marker pieces on it."""
+    markers = frozenset(MARKER_RESULTS[s] for s in symbols if s in MARKER_RESULTS)
+    if markers:
+        symbols = [None if s in MARKER_RESULTS else s for s in symbols]
+    return Placement.from_symbols(symbols), markers
+
+
+START = Placement.of_board(chess.BaseBoard())

@@ -7,7 +7,21 @@ from dataclasses import dataclass, field
 
 import chess
 
-from relay.domain.game.events import GameEnded, GameEvent, MoveMade
+from relay.domain.game.events import (
+    ArbiterAlert,
+    BoardRotated,
+    Claim,
+    ClaimsChanged,
+    GameEnded,
+    GameEvent,
+    IllegalMoveCompleted,
+    MoveCorrected,
+    MoveMade,
+    NewGame,
+    ResultProposed,
+    TakenBack,
+    Waiting,
+)
 
 
 class GameLogError(ValueError):
@@ -16,12 +30,17 @@ class GameLogError(ValueError):
 
 @dataclass
 class GameRecord:
-    """Moves and result of one game, rebuilt from its events."""
+    """Moves, result and open questions of one game, rebuilt from its events."""
 
     board: chess.Board = field(default_factory=chess.Board)
-    moves: list[MoveMade] = field(default_factory=list)
+    moves: list[MoveMade | MoveCorrected] = field(default_factory=list)
     result: str = "*"
     termination: str | None = None
+    proposed_result: str | None = None
+    claims: tuple[Claim, ...] = ()
+    illegal_moves: list[IllegalMoveCompleted] = field(default_factory=list)
+    alerts: list[ArbiterAlert] = field(default_factory=list)
+    restarts: int = 0
 
     @classmethod
     def from_events(cls, events: Iterable[GameEvent]) -> GameRecord:
@@ -32,12 +51,30 @@ class GameRecord:
 
     def apply(self, event: GameEvent) -> None:
         if isinstance(event, MoveMade):
-            self._apply_move(event)
-        else:
-            self._apply_end(event)
+            self._play(event, event.ply - 1)
+        elif isinstance(event, MoveCorrected):
+            self._take_back(event.ply - 1)
+            self._play(event, event.ply - 1)
+        elif isinstance(event, TakenBack):
+            self._take_back(event.ply)
+        elif isinstance(event, GameEnded):
+            self.result = event.result
+            self.termination = event.termination
+        elif isinstance(event, NewGame):
+            self._restart()
+        elif isinstance(event, ResultProposed):
+            self.proposed_result = event.result
+        elif isinstance(event, ClaimsChanged):
+            self.claims = event.claims
+        elif isinstance(event, IllegalMoveCompleted):
+            self.illegal_moves.append(event)
+        elif isinstance(event, ArbiterAlert):
+            self.alerts.append(event)
+        elif isinstance(event, Waiting | BoardRotated):
+            pass  # notices: nothing in the game depends on them
 
-    def _apply_move(self, event: MoveMade) -> None:
-        if event.ply != len(self.moves) + 1:
+    def _play(self, event: MoveMade | MoveCorrected, after: int) -> None:
+        if after != len(self.moves):
             raise GameLogError(f"move at ply {event.ply} follows ply {len(self.moves)}")
         try:
             move = self.board.parse_uci(event.uci)
@@ -45,11 +82,26 @@ class GameRecord:
             raise GameLogError(f"ply {event.ply}: {error}") from None
         self.board.push(move)
         self.moves.append(event)
+        self.proposed_result = None
 
-    def _apply_end(self, event: GameEnded) -> None:
-        self.result = event.result
-        self.termination = event.termination
+    def _take_back(self, ply: int) -> None:
+        if not 0 <= ply <= len(self.moves):
+            raise GameLogError(f"back to ply {ply} in a game of {len(self.moves)} plies")
+        while len(self.moves) > ply:
+            self.board.pop()
+            self.moves.pop()
+        self.claims = ()
+
+    def _restart(self) -> None:
+        """The board was reset before the game had a result: it starts again."""
+        if self.result != "*":
+            return  # a finished game stays as it ended; the board moved on
+        self.board = chess.Board()
+        self.moves = []
+        self.claims = ()
+        self.proposed_result = None
+        self.restarts += 1
 
     @property
-    def last_move(self) -> MoveMade | None:
+    def last_move(self) -> MoveMade | MoveCorrected | None:
         return self.moves[-1] if self.moves else None

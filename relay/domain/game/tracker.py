@@ -1,84 +1,253 @@
-"""From a stream of board placements to game events.
+"""From what a board and its clock show to the events of a game.
 
 The board reports every change its sensors see: a lifted piece, a piece put down, a capture
-in two or three steps. The tracker waits until a placement has stood still for the settle
-time, then asks which legal move (or two, if one was missed) explains it. Placements that
-nothing explains are waited on: a piece is in the air.
+in two or three steps, a piece knocked over, kings put on the centre to show a result. The
+tracker keeps the game as it knows it and judges each placement the board holds still
+(:mod:`relay.domain.game.settling` says how long, stage by stage):
+
+* settle window: a legal move; the last move corrected (a sibling of it explains the board);
+  the start position (a new game, either way round); a result gesture (never a move); a
+  promotion to a piece the board cannot tell (a queen is assumed, the arbiter is told); a
+  part of an expected position (pieces in a hand: :class:`Waiting`, nothing decided);
+* recover window: an earlier position of the game (a takeback); two or three legal plies
+  ahead (moves recovered);
+* alert window: nothing explains the board: the arbiter is alerted once, the game stays as
+  it was, and the tracker recovers on its own when the board comes back to a legal
+  continuation.
+
+A press of the clock by the player to move decides as soon as the board has had time to
+report the move (the press window): the move is complete, or, if nothing legal explains the
+board, an illegal move was completed (7.5) and its penalty is proposed. Clock readings also
+bring flag falls and time trouble.
 
 Time is passed in by the caller (seconds on any monotonic scale for settling, Unix seconds
-for the event stamps); the tracker never reads a clock.
+for the event stamps); the tracker never reads a clock and does no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import chess
 
-from relay.domain.game.events import GameEnded, GameEvent, MoveMade
-from relay.domain.game.matching import find_move, find_moves
-from relay.domain.game.placement import Placement
+from relay.domain.game import laws
+from relay.domain.game.events import (
+    ArbiterAlert,
+    BoardRotated,
+    Claim,
+    ClaimsChanged,
+    GameEnded,
+    GameEvent,
+    IllegalMoveCompleted,
+    MoveCorrected,
+    MoveMade,
+    NewGame,
+    ResultProposed,
+    TakenBack,
+    Waiting,
+)
+from relay.domain.game.fen import fen
+from relay.domain.game.gestures import kings_gesture, marker_gesture
+from relay.domain.game.laws import Rules
+from relay.domain.game.matching import find_move, find_moves, find_sibling
+from relay.domain.game.placement import START, Placement
+from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
 
-#: How long a placement must stand still before it is decided, by default.
-DEFAULT_SETTLE_SECONDS = 0.25
+__all__ = ["DEFAULT_SETTLE_SECONDS", "ClockView", "PositionTracker"]
 
-_TERMINATIONS = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five moves",
-    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
-}
+_LAST_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_CENTRE = chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5
+
+# Stages of a pending placement: what has been tried on it so far.
+_FRESH, _SETTLED, _RECOVERED, _DONE = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockView:
+    """What the game's clock shows, by colour (the caller knows who sits where)."""
+
+    white_seconds: int
+    black_seconds: int
+    white_flag: bool
+    black_flag: bool
+    running: bool
+    #: Whose side of the lever is up: the player to move as far as the clock knows.
+    to_move: chess.Color
+
+    def seconds(self, colour: chess.Color) -> int:
+        return self.white_seconds if colour == chess.WHITE else self.black_seconds
+
+    def flag(self, colour: chess.Color) -> bool:
+        return self.white_flag if colour == chess.WHITE else self.black_flag
+
+
+@dataclass(frozen=True, slots=True)
+class _Promotion:
+    """A promotion move whose new piece the board shows wrongly: ``shown`` is what stands
+    on the promotion square (None if nothing)."""
+
+    move: chess.Move
+    shown: tuple[chess.Color, chess.PieceType] | None
+
+    @property
+    def pawn_left(self) -> bool:
+        return (
+            self.shown is not None
+            and self.shown[1] == chess.PAWN
+            and (self.shown[0] == (chess.square_rank(self.move.to_square) == 7))
+        )
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.shown is not None and not self.pawn_left
 
 
 class PositionTracker:
     """Follows one game on one board."""
 
     def __init__(
-        self, board: chess.Board | None = None, *, settle_seconds: float = DEFAULT_SETTLE_SECONDS
+        self,
+        board: chess.Board | None = None,
+        *,
+        settling: Settling | None = None,
+        settle_seconds: float | None = None,
+        rules: Rules | None = None,
     ) -> None:
-        self.board = board.copy() if board is not None else chess.Board()
-        self.settle_seconds = settle_seconds
+        if settling is None:
+            settling = Settling()
+        if settle_seconds is not None:
+            settling = Settling(
+                settle_seconds=settle_seconds,
+                recover_seconds=max(settling.recover_seconds, settle_seconds),
+                alert_seconds=max(settling.alert_seconds, settle_seconds),
+            )
+        self.settling = settling
+        self.rules = rules or Rules()
+        self.rotated = False
+        self._clock: ClockView | None = None
         self._pending: Placement | None = None
+        self._markers: frozenset[str] = frozenset()
         self._since = 0.0
-        self._decided = Placement.of_board(self.board)
-        self._unexplained: Placement | None = None
-        self._finished = self.board.outcome() is not None
+        self._stage = _FRESH
+        self._waiting = False
+        self._confirmed = False
+        self._assumed_promotion = False
+        self._press: float | None = None
+        self._alerted = False
+        self._proposed: str | None = None
+        self._claims: tuple[Claim, ...] = ()
+        self._locked = False
+        self._reset(board.root() if board is not None else chess.Board())
+        for move in board.move_stack if board is not None else ():
+            self._push(move)
+        self._result = self._ending_of_current()
+
+    # Public state
 
     @property
     def finished(self) -> bool:
-        return self._finished
+        return self._result is not None
+
+    @property
+    def ply(self) -> int:
+        return len(self.board.move_stack)
+
+    @property
+    def illegal_moves(self) -> dict[chess.Color, int]:
+        return dict(self._illegal_counts)
 
     @property
     def deadline(self) -> float | None:
         """When :meth:`settle` should next be called, or None if there is nothing to decide."""
-        if self._pending is None or self._pending == self._decided or self._finished:
-            return None
-        if self._pending == self._unexplained:
-            return None  # tried already: wait for the board to change
-        return self._since + self.settle_seconds
+        stage = self._stage_deadline()
+        press = self._press_deadline()
+        if press is None:
+            return stage
+        return press if stage is None else min(stage, press)
 
-    def observe(self, placement: Placement, now: float, wall_time: float) -> list[GameEvent]:
+    def _press_deadline(self) -> float | None:
+        """A press waits one settle window for the board to show the move it completes: a
+        board reports what its sensors see on its next sweep, often after the press."""
+        if self._press is None:
+            return None
+        return self._press + self.settling.press_window()
+
+    def _stage_deadline(self) -> float | None:
+        placement = self._pending
+        if placement is None:
+            return None
+        if placement == self._placements[-1]:
+            if self._stage != _FRESH:
+                return None
+            if self._markers and not self.finished:
+                return self._since + self._windows()[0]
+            return self._since if self._alerted else None
+        if self.finished:
+            return self._since + self._windows()[0] if self._stage == _FRESH else None
+        settle, recover, alert = self._windows()
+        if self._stage == _FRESH:
+            return self._since + settle
+        if self._stage == _SETTLED:
+            return self._since + recover
+        if self._stage == _RECOVERED and not self._waiting:
+            return self._since + alert
+        return None
+
+    # Inputs
+
+    def observe(
+        self,
+        placement: Placement,
+        now: float,
+        wall_time: float,
+        markers: frozenset[str] = frozenset(),
+    ) -> list[GameEvent]:
         """Record what the board shows at monotonic time ``now``.
 
-        The placement this one replaces is decided first if it stood still for the settle
-        time, judged by the arrival times of the two: a busy host that comes late to its
+        The placement this one replaces is judged first, for every stage it stood still
+        long enough, by the arrival times of the two: a busy host that comes late to its
         settle timer still sees every position the board held long enough.
         """
-        if placement == self._pending:
+        if self.rotated:
+            placement = placement.turned()
+        if placement == self._pending and markers == self._markers:
             return []
         events = self.settle(now, wall_time)
         self._pending = placement
+        self._markers = markers
         self._since = now
+        self._stage = _FRESH
+        self._waiting = False
         return events
 
     def settle(self, now: float, wall_time: float) -> list[GameEvent]:
-        """Decide the pending placement if it has stood still until :attr:`deadline`."""
-        deadline = self.deadline
-        placement = self._pending
-        if deadline is None or placement is None or now < deadline:
-            return []
-        return self._decide(placement, wall_time)
+        """Judge the pending placement for every stage whose deadline has passed."""
+        events: list[GameEvent] = []
+        while True:
+            press = self._press_deadline()
+            if press is not None and now >= press:
+                events += self._judge_press(wall_time)
+                continue
+            stage = self._stage_deadline()
+            if stage is None or now < stage:
+                return events
+            events += self._advance(wall_time)
+
+    def clock(self, view: ClockView, now: float, wall_time: float) -> list[GameEvent]:
+        """A clock reading: a changed lever is a press; a new flag is a flag fall."""
+        previous, self._clock = self._clock, view
+        events: list[GameEvent] = []
+        if previous is not None and view.to_move != previous.to_move:
+            events += self._pressed(not view.to_move, now, wall_time)
+        fallen = [
+            colour
+            for colour in (chess.WHITE, chess.BLACK)
+            if view.flag(colour) and (previous is None or not previous.flag(colour))
+        ]
+        if fallen and not self.finished:
+            events += self._flags(fallen, wall_time)
+        return events
 
     def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
         """Placements the board logged while the link was down, oldest first.
@@ -90,14 +259,17 @@ class PositionTracker:
         position from earlier in the game that happens to be legal again is not taken
         for a new move.
         """
+        if self.rotated:
+            placements = [placement.turned() for placement in placements]
         events: list[GameEvent] = []
-        if self._decided in placements:
-            last = len(placements) - 1 - placements[::-1].index(self._decided)
+        decided = self._placements[-1]
+        if decided in placements:
+            last = len(placements) - 1 - placements[::-1].index(decided)
             placements = placements[last + 1 :]
         for index, placement in enumerate(placements):
-            if self._finished:
+            if self.finished:
                 break
-            if placement == self._decided:
+            if placement == self._placements[-1]:
                 continue
             following = placements[index + 1] if index + 1 < len(placements) else None
             if (
@@ -106,38 +278,405 @@ class PositionTracker:
                 and find_move(self.board, following) is not None
             ):
                 continue
-            events += self._decide(placement, wall_time)
+            moves = find_moves(self.board, placement)
+            if moves:
+                events += self._play(moves, wall_time, recovered=len(moves) > 1)
         self._pending = None
         return events
 
-    def _decide(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+    # Stages
+
+    def _windows(self) -> tuple[float, float, float]:
+        clock = self._clock
+        trouble = (
+            clock is not None
+            and clock.running
+            and clock.seconds(self.board.turn) < self.settling.time_trouble_seconds
+        )
+        return self.settling.windows(trouble)
+
+    def _advance(self, wall_time: float) -> list[GameEvent]:
+        placement = self._pending
+        assert placement is not None
+        stage, self._stage = self._stage, self._stage + 1
+        if placement == self._placements[-1]:
+            self._stage = _DONE
+            events = self._restored(wall_time)
+            if self._markers and not self.finished:
+                events += self._gesture(placement, wall_time) or []
+            return events
+        if self.finished:
+            return self._after_the_end(placement, wall_time)
+        if stage == _FRESH:
+            return self._on_settled(placement, wall_time)
+        if stage == _SETTLED:
+            return self._on_recover(placement, wall_time)
+        return self._on_alert(placement, wall_time)
+
+    def _on_settled(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        if not self.rules.moves_need_press:
+            move = find_move(self.board, placement)
+            if move is not None:
+                return self._play([move], wall_time)
+        start = self._start_events(placement, wall_time)
+        if start:
+            return start
+        gesture = self._gesture(placement, wall_time)
+        if gesture is not None:
+            self._stage = _DONE
+            return gesture
+        correctable = not self._confirmed or self._assumed_promotion
+        if correctable and not self.rules.moves_need_press:
+            sibling = find_sibling(self.board, placement)
+            if sibling is not None:
+                return self._correct(sibling, wall_time)
+        promotion = self._promotion(placement)
+        if promotion is not None and promotion.ambiguous and not self.rules.moves_need_press:
+            return self._promote(promotion, wall_time, confirmed=False)
+        missing = self._missing(placement)
+        if missing is not None:
+            self._waiting = True
+            names = tuple(chess.square_name(s) for s in chess.scan_forward(missing))
+            return [Waiting(missing=names, at=wall_time)]
+        return []
+
+    def _on_recover(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        if self._waiting:
+            return []
+        events = self._takeback(placement, wall_time)
+        if events or self.rules.moves_need_press:
+            return events
+        moves = find_moves(self.board, placement, min_plies=2)
+        if moves:
+            return self._play(moves, wall_time, recovered=True)
+        return []
+
+    def _on_alert(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        promotion = self._promotion(placement)
+        if promotion is not None and promotion.pawn_left:
+            square = chess.square_name(promotion.move.to_square)
+            return [self._alert("pawn-on-last-rank", f"a pawn stands on {square}", wall_time)]
+        if self._alerted:
+            return []
+        self._alerted = True
+        return [self._alert("illegal-position", self._difference(placement), wall_time)]
+
+    def _after_the_end(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        self._stage = _DONE
+        return self._start_events(placement, wall_time)
+
+    # Clock
+
+    def _pressed(self, player: chess.Color, now: float, wall_time: float) -> list[GameEvent]:
+        if self.finished:
+            return []
+        placement = self._pending
+        decided = self._placements[-1]
+        if player != self.board.turn:
+            # The last mover pressed after their move was decided: it is complete.
+            if self.board.move_stack and placement in (None, decided):
+                self._confirmed = True
+            return []
+        self._press = now
+        return []
+
+    def _judge_press(self, wall_time: float) -> list[GameEvent]:
+        """The board had its chance to show the pressed move: judge what it shows."""
+        self._press = None
+        placement = self._pending
+        if self.finished or placement is None or placement == self._placements[-1]:
+            return []
+        player = self.board.turn
+        self._stage = _DONE
         moves = find_moves(self.board, placement)
-        if not moves:
-            self._unexplained = placement
+        if moves:
+            return self._play(moves, wall_time, recovered=len(moves) > 1, confirmed=True)
+        gesture = self._gesture(placement, wall_time)
+        if gesture is not None:
+            return gesture
+        takeback = self._takeback(placement, wall_time)
+        if takeback:
+            return takeback
+        promotion = self._promotion(placement)
+        if promotion is not None:
+            events = self._promote(promotion, wall_time, confirmed=True)
+            if promotion.pawn_left:
+                events[:0] = self._illegal_move(player, "pawn not replaced (7.5.2)", wall_time)
+            return events
+        missing = self._missing(placement)
+        if missing is not None:
+            self._stage = _SETTLED  # pieces still in the air: keep waiting
+            self._waiting = True
+            return []
+        events = self._illegal_move(player, "no legal move explains the board", wall_time)
+        if not self._alerted:
+            self._alerted = True
+            events.append(self._alert("illegal-position", self._difference(placement), wall_time))
+        return events
+
+    def _illegal_move(self, player: chess.Color, reason: str, wall_time: float) -> list[GameEvent]:
+        self._illegal_counts[player] += 1
+        count = self._illegal_counts[player]
+        penalty, seconds = laws.illegal_move_penalty(self.rules, count)
+        return [
+            IllegalMoveCompleted(
+                player=chess.COLOR_NAMES[player],
+                count=count,
+                penalty=penalty,
+                seconds=seconds,
+                reason=reason,
+                at=wall_time,
+            )
+        ]
+
+    def _flags(self, fallen: list[chess.Color], wall_time: float) -> list[GameEvent]:
+        if len(fallen) == 2:
+            if self.rules.both_flags == laws.BothFlagsRule.DRAW:
+                return self._end("1/2-1/2", "both flags fallen", wall_time)
+            return [self._alert("both-flags", "both flags fell at once", wall_time)]
+        result, termination = laws.flag_result(self.board, fallen[0])
+        return self._end(result, f"{termination} ({chess.COLOR_NAMES[fallen[0]]})", wall_time)
+
+    # Explanations
+
+    def _start_events(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        if placement == START and self.ply > 0:
+            rotated = self.rotated
+        elif placement == START.turned():
+            rotated = not self.rotated
+        else:
             return []
         events: list[GameEvent] = []
+        if rotated != self.rotated:
+            self.rotated = rotated
+            events.append(BoardRotated(rotated=rotated, at=wall_time))
+        events.append(NewGame(rotated=rotated, at=wall_time))
+        self._reset(chess.Board())
+        self._pending = START
+        self._stage = _DONE
+        return events
+
+    def _gesture(self, placement: Placement, wall_time: float) -> list[GameEvent] | None:
+        decided = self._placements[-1]
+        result = marker_gesture(self._markers, placement, decided)
+        gesture = "marker"
+        if result is None:
+            gesture = "kings"
+            result = kings_gesture(placement, decided)
+        events: list[GameEvent] = []
+        if self._spurious_king_move():
+            # One king went to the centre first and stood long enough to pass for a move.
+            before = kings_gesture(placement, self._placements[-2])
+            if before is not None:
+                result = before
+                events += self._take_back_to(self.ply - 1, wall_time)
+        if result is None:
+            return None
+        if result != self._proposed:
+            self._proposed = result
+            events.append(ResultProposed(result=result, gesture=gesture, at=wall_time))
+        return events
+
+    def _spurious_king_move(self) -> bool:
+        if not self.board.move_stack or self._confirmed:
+            return False
+        last = self.board.peek()
+        return bool(self.board.kings & chess.BB_SQUARES[last.to_square] & _CENTRE)
+
+    def _takeback(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        earlier = self._placements[:-1]
+        if placement not in earlier:
+            return []
+        ply = len(earlier) - 1 - earlier[::-1].index(placement)
+        return self._take_back_to(ply, wall_time)
+
+    def _take_back_to(self, ply: int, wall_time: float) -> list[GameEvent]:
+        while self.ply > ply:
+            self._pop()
+        self._confirmed = False
+        self._proposed = None
+        events: list[GameEvent] = [TakenBack(ply=ply, fen=fen(self.board), at=wall_time)]
+        return events + self._restored(wall_time) + self._judge(wall_time)
+
+    def _promotion(self, placement: Placement) -> _Promotion | None:
+        board = self.board
+        seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
+        pawns = board.pawns & board.occupied_co[board.turn] & seventh
+        if not pawns:
+            return None
+        for move in board.generate_legal_moves(from_mask=pawns):
+            if move.promotion != chess.QUEEN:
+                continue
+            board.push(move)
+            expected = Placement.of_board(board)
+            board.pop()
+            if expected.changed_squares(placement) == chess.BB_SQUARES[move.to_square]:
+                return _Promotion(move, _piece_at(placement, move.to_square))
+        return None
+
+    def _missing(self, placement: Placement) -> int | None:
+        """The squares still empty if the board shows part of the game's position or of a
+        position one legal move on; None if it shows neither."""
+        decided = self._placements[-1]
+        if placement.is_part_of(decided):
+            return decided.occupied & ~placement.occupied
+        board = self.board
+        for move in board.generate_legal_moves():
+            board.push(move)
+            after = Placement.of_board(board)
+            board.pop()
+            if placement.is_part_of(after):
+                return after.occupied & ~placement.occupied
+        return None
+
+    def _difference(self, placement: Placement) -> str:
+        decided = self._placements[-1]
+        squares = chess.SquareSet(decided.changed_squares(placement))
+        names = " ".join(chess.square_name(square) for square in squares)
+        return f"board {placement.board_fen()} differs from the game on {names}"
+
+    # Changing the game
+
+    def _play(
+        self,
+        moves: Sequence[chess.Move],
+        wall_time: float,
+        *,
+        recovered: bool = False,
+        confirmed: bool = False,
+    ) -> list[GameEvent]:
+        events: list[GameEvent] = []
+        board = self.board
         for move in moves:
-            san = self.board.san(move)
-            self.board.push(move)
+            san = board.san(move)
+            self._push(move)
             events.append(
                 MoveMade(
-                    ply=len(self.board.move_stack),
+                    ply=self.ply,
                     uci=move.uci(),
                     san=san,
-                    fen=self.board.fen(),
+                    fen=fen(board),
                     at=wall_time,
+                    recovered=recovered,
+                    confirmed=confirmed,
                 )
             )
-        self._decided = placement
-        self._unexplained = None
-        outcome = self.board.outcome()
-        if outcome is not None:
-            self._finished = True
-            events.append(
-                GameEnded(
-                    result=outcome.result(),
-                    termination=_TERMINATIONS.get(outcome.termination, outcome.termination.name),
-                    at=wall_time,
-                )
+        self._confirmed = confirmed
+        self._assumed_promotion = False
+        self._proposed = None
+        self._press = None
+        return events + self._restored(wall_time) + self._judge(wall_time)
+
+    def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
+        self._assumed_promotion = False
+        replaced = self._pop()
+        san = self.board.san(move)
+        self._push(move)
+        event = MoveCorrected(
+            ply=self.ply,
+            uci=move.uci(),
+            san=san,
+            fen=fen(self.board),
+            replaced=replaced.uci(),
+            at=wall_time,
+        )
+        return [event, *self._restored(wall_time), *self._judge(wall_time)]
+
+    def _promote(
+        self, promotion: _Promotion, wall_time: float, *, confirmed: bool
+    ) -> list[GameEvent]:
+        square = chess.square_name(promotion.move.to_square)
+        if promotion.shown is None:
+            detail = f"nothing seen on {square}: a queen is assumed"
+        else:
+            colour, piece_type = promotion.shown
+            piece = chess.Piece(piece_type, colour)
+            detail = (
+                f"{chess.COLOR_NAMES[colour]} {chess.piece_name(piece_type)} ({piece.symbol()})"
             )
+            detail += f" on {square}: a queen is assumed"
+        alert = self._alert("promotion-assumed", detail, wall_time)
+        events = [alert, *self._play([promotion.move], wall_time, confirmed=confirmed)]
+        self._assumed_promotion = True  # the piece, once seen, may still correct it
         return events
+
+    def _end(self, result: str, termination: str, wall_time: float) -> list[GameEvent]:
+        self._result = result
+        return [GameEnded(result=result, termination=termination, at=wall_time)]
+
+    def _judge(self, wall_time: float) -> list[GameEvent]:
+        """Apply the laws to the position just reached."""
+        ending = laws.ending(self.board, self._repetitions, wall_time)
+        if ending is not None:
+            self._result = ending.result
+            return [ending]
+        events: list[GameEvent] = []
+        claims = laws.claims(self.board, self._repetitions)
+        if claims != self._claims:
+            self._claims = claims
+            events.append(ClaimsChanged(ply=self.ply, claims=claims, at=wall_time))
+        locked = laws.locked_position(self.board)
+        if locked and not self._locked:
+            detail = "pawns locked, no king can break in: a dead position (5.2.2)?"
+            events.append(self._alert("dead-position", detail, wall_time))
+        self._locked = locked
+        return events
+
+    def _restored(self, wall_time: float) -> list[GameEvent]:
+        if not self._alerted:
+            return []
+        self._alerted = False
+        return [self._alert("position-restored", "the board shows the game again", wall_time)]
+
+    def _alert(self, alert: str, detail: str, wall_time: float) -> ArbiterAlert:
+        return ArbiterAlert(alert=alert, detail=detail, ply=self.ply, at=wall_time)
+
+    def _ending_of_current(self) -> str | None:
+        if not self.board.move_stack:
+            return None
+        ending = laws.ending(self.board, self._repetitions, 0.0)
+        return ending.result if ending is not None else None
+
+    # Bookkeeping
+
+    def _reset(self, board: chess.Board) -> None:
+        self.board = board
+        self._placements = [Placement.of_board(board)]
+        self._repetitions = laws.Repetitions(board)
+        self._result = None
+        self._confirmed = False
+        self._alerted = False
+        self._proposed = None
+        self._press = None
+        self._assumed_promotion = False
+        self._claims = ()
+        self._locked = False
+        self._illegal_counts = {chess.WHITE: 0, chess.BLACK: 0}
+
+    def _push(self, move: chess.Move) -> None:
+        self.board.push(move)
+        self._placements.append(Placement.of_board(self.board))
+        self._repetitions.push(self.board)
+
+    def _pop(self) -> chess.Move:
+        self._repetitions.pop()
+        self._placements.pop()
+        return self.board.pop()
+
+
+def _piece_at(placement: Placement, square: chess.Square) -> tuple[chess.Color, int] | None:
+    bit = chess.BB_SQUARES[square]
+    if not placement.occupied & bit:
+        return None
+    colour = bool(placement.white & bit)
+    for piece_type, mask in (
+        (chess.PAWN, placement.pawns),
+        (chess.KNIGHT, placement.knights),
+        (chess.BISHOP, placement.bishops),
+        (chess.ROOK, placement.rooks),
+        (chess.QUEEN, placement.queens),
+        (chess.KING, placement.kings),
+    ):
+        if mask & bit:
+            return colour, piece_type
+    return None

@@ -13,7 +13,7 @@ from drivers.dgt.messages import (
     dgt_to_square,
     square_to_dgt,
 )
-from drivers.events import Position
+from drivers.events import MARKER_SYMBOLS, Position
 
 # Piece codes from the wire description.
 EMPTY = 0
@@ -88,17 +88,20 @@ def test_board_dump_of_empty_board() -> None:
     assert placement(decode_board_dump(bytes(64))) == "8/8/8/8/8/8/8/8"
 
 
-@pytest.mark.parametrize("marker", [13, 14, 15])
-def test_marker_codes_read_as_empty(marker: int) -> None:
+@pytest.mark.parametrize(("marker", "result"), [(13, "1/2-1/2"), (14, "1-0"), (15, "0-1")])
+def test_marker_codes_read_as_marker_symbols_not_chessmen(marker: int, result: str) -> None:
     codes = bytearray(START_CODES)
     codes[27] = marker  # d5
     codes[0] = marker  # a8, over the rook
 
     position = decode_board_dump(bytes(codes))
 
-    assert position[dgt_to_square(27)] is None
-    assert position[dgt_to_square(0)] is None
-    assert placement(position) == "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    symbol = position[dgt_to_square(27)]
+    assert symbol is not None
+    assert MARKER_SYMBOLS[symbol] == result
+    assert position[dgt_to_square(0)] == symbol
+    chessmen = tuple(None if s in MARKER_SYMBOLS else s for s in position)
+    assert placement(chessmen) == "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
 @pytest.mark.parametrize("code", [16, 17, 0x7F])
@@ -127,7 +130,7 @@ def test_message_error_is_a_value_error() -> None:
         (bytes((36, WP)), (28, "P")),  # white pawn on e4
         (bytes((0, BR)), (56, "r")),  # black rook on a8
         (bytes((63, WQ)), (7, "Q")),  # white queen on h1
-        (bytes((27, 14)), (35, None)),  # marker on d5 reads as empty
+        (bytes((27, 14)), (35, "1")),  # the white-wins marker on d5
     ],
 )
 def test_decode_field_update(payload: bytes, expected: tuple[int, str | None]) -> None:
