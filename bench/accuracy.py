@@ -217,6 +217,8 @@ class _Table:
             )
         )
         report = GameReport(game)
+        if turned:
+            report.habits["rotated"] += 1
         for step in steps:
             await asyncio.sleep(step.delay)
             apply_step(self.board, step, loop.time())

@@ -3,6 +3,7 @@
 
 const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
 const FILES = "abcdefgh";
+const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const games = new Map();
 let roundId = null;
 let retryMs = 500;
@@ -97,11 +98,15 @@ function apply(message) {
   const game = games.get(message.game);
   if (!game || message.v <= game.v) return;
   game.v = message.v;
-  if (message.kind === "move") {
-    const d = message.data;
+  const d = message.data;
+  if (message.kind === "move" || message.kind === "correction") {
     Object.assign(game, { fen: d.fen, ply: d.ply, last_move: d.uci, last_san: d.san });
+  } else if (message.kind === "takeback") {
+    Object.assign(game, { fen: d.fen, ply: d.ply, last_move: null, last_san: null });
+  } else if (message.kind === "new-game" && game.result === "*") {
+    Object.assign(game, { fen: START_FEN, ply: 0, last_move: null, last_san: null });
   } else if (message.kind === "end") {
-    game.result = message.data.result;
+    game.result = d.result;
   }
   render(game);
 }

@@ -75,14 +75,8 @@ def play(driver: ScriptedBoard, board: chess.Board, san: str) -> None:
     board.push(move)
 
 
-async def play_through_a_session(
-    recorder: GameRecorder,
-    game_id: int,
-    sans: tuple[str, ...],
-    published: list[Published],
-    progress: asyncio.Event,
-) -> None:
-    """Play ``sans`` on a scripted board followed by a session; wait for each to be published."""
+def follow(recorder: GameRecorder, game_id: int) -> tuple[ScriptedBoard, asyncio.Task[None]]:
+    """A scripted board showing the start position, followed by a running session."""
     session = BoardSession(
         round_id=1,
         game_id=game_id,
@@ -91,8 +85,20 @@ async def play_through_a_session(
     )
     driver = ScriptedBoard()
     running = asyncio.create_task(session.run(driver.events()))
+    driver.push(PositionSnapshot(position_of(chess.Board())))
+    return driver, running
+
+
+async def play_through_a_session(
+    recorder: GameRecorder,
+    game_id: int,
+    sans: tuple[str, ...],
+    published: list[Published],
+    progress: asyncio.Event,
+) -> None:
+    """Play ``sans`` on a scripted board followed by a session; wait for each to be published."""
+    driver, running = follow(recorder, game_id)
     board = chess.Board()
-    driver.push(PositionSnapshot(position_of(board)))
     for san in sans:
         play(driver, board, san)
         with anyio.fail_after(10):
@@ -239,3 +245,59 @@ async def test_attach_errors_detach_and_reattach(engine, game_id):
     finally:
         await hub.close()
         link.close()
+
+
+@pytest.mark.anyio
+async def test_corrections_and_the_end_are_stored_and_the_next_game_is_not(engine, game_id):
+    bus = MemoryBus()
+    recorder = GameRecorder(engine, bus)
+    published: list[Published] = []
+    progress = asyncio.Event()
+
+    def on_event(message: Published) -> None:
+        published.append(message)
+        progress.set()
+
+    async def until(count: int) -> None:
+        with anyio.fail_after(10):
+            while len(published) < count:
+                progress.clear()
+                await progress.wait()
+
+    bus.subscribe(game_topic(game_id), on_event)
+    driver, running = follow(recorder, game_id)
+    board = chess.Board()
+    play(driver, board, "e3")
+    await until(1)
+    # The pawn stood on e3 long enough on its way to e4: the move is corrected.
+    board.pop()
+    shown = board.copy()
+    shown.remove_piece_at(chess.E2)
+    driver.push(FieldChange(chess.E3, None, position_of(shown)))
+    board.push_san("e4")
+    driver.push(FieldChange(chess.E4, "P", position_of(board)))
+    await until(2)
+    for count, san in enumerate(("e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"), start=3):
+        play(driver, board, san)
+        await until(count)
+    await until(9)  # and the end
+    # The board is set up for the next game: nothing of it goes into this game's log.
+    driver.push(PositionSnapshot(position_of(chess.Board())))
+    play(driver, chess.Board(), "d4")
+    driver.close()
+    await running
+    recorder.close()
+    assert [(m.kind, m.data.get("san")) for m in published] == [
+        ("move", "e3"),
+        ("correction", "e4"),
+        ("move", "e5"),
+        ("move", "Qh5"),
+        ("move", "Nc6"),
+        ("move", "Bc4"),
+        ("move", "Nf6"),
+        ("move", "Qxf7#"),
+        ("end", None),
+    ]
+    with Session(engine) as database:
+        stored = read_events(database, game_id=game_id)
+    assert [e.kind for e in stored] == [m.kind for m in published]
