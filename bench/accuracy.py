@@ -12,7 +12,7 @@ takebacks, and the result proposals against the gestures played.
 The human pace and every settle window are divided by ``--speed``, so the ratio between
 hands and host stays as in a tournament hall while the run takes minutes, not days.
 
-    .venv/bin/python -m bench.accuracy [--generated 500] [--boards 32] [--speed 10]
+    .venv/bin/python -m bench.accuracy [--generated 500] [--processes 2] [--boards 40] [--speed 8]
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import random
 import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,7 +172,8 @@ class _Table:
         self.feed = BoardFeed(PositionTracker(settling=self.settling), self._collect)
         reading = loop.create_task(self._read(connection.events()))
         try:
-            await self.link.wait_until_updating()
+            async with asyncio.timeout(30):
+                await self.link.wait_until_updating()
             reports = []
             for number, game in enumerate(games):
                 rng = random.Random(f"{seed}:{self.index}:{number}")
@@ -272,6 +275,33 @@ async def play_all(
     return reports
 
 
+def _play_share(
+    games: Sequence[SourceGame], boards: int, speed: float, noise: NoiseModel, seed: int
+) -> list[GameReport]:
+    return asyncio.run(play_all(games, boards=boards, speed=speed, noise=noise, seed=seed))
+
+
+def play_in_processes(
+    games: Sequence[SourceGame],
+    *,
+    processes: int,
+    boards: int,
+    speed: float,
+    noise: NoiseModel,
+    seed: int = 0,
+) -> list[GameReport]:
+    """:func:`play_all` split over ``processes`` processes (``boards`` each), so that one
+    busy event loop does not stretch the timing the hands and the host depend on."""
+    shares = [list(games[n::processes]) for n in range(processes)]
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [
+            pool.submit(_play_share, share, boards, speed, noise, seed + n)
+            for n, share in enumerate(shares)
+        ]
+        results = [future.result() for future in futures]
+    return [results[index % processes][index // processes] for index in range(len(games))]
+
+
 def summary(reports: Sequence[GameReport]) -> str:
     habits: Counter[str] = Counter()
     for report in reports:
@@ -302,22 +332,23 @@ def summary(reports: Sequence[GameReport]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--generated", type=int, default=500, help="generated games")
-    parser.add_argument("--boards", type=int, default=32, help="boards playing at once")
-    parser.add_argument("--speed", type=float, default=10.0, help="times faster than a hall")
+    parser.add_argument("--boards", type=int, default=40, help="boards per process")
+    parser.add_argument("--processes", type=int, default=2, help="processes playing at once")
+    parser.add_argument("--speed", type=float, default=8.0, help="times faster than a hall")
     parser.add_argument("--noise", default="messy", help="clean, human or messy")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     games = real_games() + generated_games(args.generated, args.seed)
     started = time.monotonic()
-    print(f"playing {len(games)} games on {args.boards} boards at {args.speed}x", flush=True)
-    reports = asyncio.run(
-        play_all(
-            games,
-            boards=args.boards,
-            speed=args.speed,
-            noise=NoiseModel.preset(args.noise),
-            seed=args.seed,
-        )
+    boards = args.boards * args.processes
+    print(f"playing {len(games)} games on {boards} boards at {args.speed}x", flush=True)
+    reports = play_in_processes(
+        games,
+        processes=args.processes,
+        boards=args.boards,
+        speed=args.speed,
+        noise=NoiseModel.preset(args.noise),
+        seed=args.seed,
     )
     print(summary(reports))
     print(f"{time.monotonic() - started:.0f} s")

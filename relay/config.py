@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from relay.domain.game.tracker import DEFAULT_SETTLE_SECONDS
+from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
 
 
 def _source_web_dir() -> Path:
@@ -39,6 +39,9 @@ class Settings:
     port: int = 8000
     web_dir: Path = field(default_factory=_source_web_dir)
     settle_seconds: float = DEFAULT_SETTLE_SECONDS
+    #: How long a board takes to sweep its sensors (a DGT board: 200-250 ms); a position is
+    #: settled only after two sweeps, and a clock press is judged after the next one.
+    board_sweep_seconds: float = 0.25
     dgt_turn_bits: str = "2015"
     dgt_clock_bit: str = "no-clock"
 
@@ -63,12 +66,24 @@ class Settings:
                 from_env["dgt_turn_bits"] = env["RELAY_DGT_TURN_BITS"]
             if "RELAY_SETTLE_SECONDS" in env:
                 from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
+            if "RELAY_BOARD_SWEEP_SECONDS" in env:
+                from_env["board_sweep_seconds"] = float(env["RELAY_BOARD_SWEEP_SECONDS"])
         except ValueError as error:
             raise SettingsError(f"environment: {error}") from None
         settings = replace(settings, **from_env)
         settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
         settings.check()
         return settings
+
+    def settling(self) -> Settling:
+        """The tracker's windows for these settings."""
+        default = Settling()
+        return Settling(
+            settle_seconds=self.settle_seconds,
+            recover_seconds=max(default.recover_seconds, self.settle_seconds),
+            alert_seconds=max(default.alert_seconds, self.settle_seconds),
+            link_seconds=self.board_sweep_seconds,
+        )
 
     def check(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -79,5 +94,7 @@ class Settings:
             raise SettingsError(f"RELAY_DGT_CLOCK_BIT is one of {sorted(DGT_CLOCK_BIT)}")
         if self.settle_seconds < 0:
             raise SettingsError("settle time cannot be negative")
+        if self.board_sweep_seconds < 0:
+            raise SettingsError("board sweep time cannot be negative")
         if not (self.web_dir / "index.html").is_file():
             raise SettingsError(f"no index.html in web directory {self.web_dir}")

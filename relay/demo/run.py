@@ -99,8 +99,9 @@ class Demo:
         # A placement must be decided before the next move starts, or moves are missed:
         # keep the settle time well under the shortest thinking time of the simulated players.
         shortest_think = options.ply_seconds * (1 - PLY_JITTER)
+        # The simulated boards report each change at once (no sensor sweep).
         settle = min(settings.settle_seconds, shortest_think / 3)
-        self.settings = replace(settings, settle_seconds=settle)
+        self.settings = replace(settings, settle_seconds=settle, board_sweep_seconds=0.0)
         self.boards: list[DemoBoard] = []
         self.round_id = 0
         self.url = ""

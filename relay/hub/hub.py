@@ -94,7 +94,7 @@ class Hub:
             link = await connect(bool(record.moves))
         finally:
             self._attaching.discard(game_id)
-        tracker = PositionTracker(record.board, settle_seconds=self.settings.settle_seconds)
+        tracker = PositionTracker(record.board, settling=self.settings.settling())
         session = BoardSession(
             round_id=round_id, game_id=game_id, tracker=tracker, recorder=self.recorder
         )

@@ -83,7 +83,7 @@ async def relay_hub(tmp_path: Path, boards: int) -> AsyncIterator[tuple[Hub, lis
             game = create_game(session, round_id=round_.id, board=board, white="W", black="B")
             assert game.id is not None
             ids.append(game.id)
-    hub = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+    hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
     try:
         yield hub, ids
     finally:
@@ -190,7 +190,7 @@ async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path
         game_id = game.id
     link = PtyLink(board_with_clock(3))
     try:
-        first = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+        first = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
         await first.attach_dgt_board(game_id=game_id, url=link.path)
         player = asyncio.create_task(play_game(link, moves, PACE, random.Random(11)))
         await moves_published(first, game_id, UNPLUG_AFTER_PLIES)
@@ -199,7 +199,7 @@ async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path
         before = list(link.board.squares)
         await players_go_on(link.board)
         assert list(link.board.squares) != before
-        second = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+        second = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
         try:
             await second.attach_dgt_board(game_id=game_id, url=link.path)
             await player
@@ -235,7 +235,9 @@ async def test_hub_restarted_mid_game_on_a_bus_line(tmp_path):
             await first.close()  # the hub goes down; the players go on
             line.close()
             await players_go_on(boards[0])
-            second = Hub(Settings(settle_seconds=SETTLE), first.engine, MemoryBus())
+            second = Hub(
+                Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), first.engine, MemoryBus()
+            )
             line = await DgtBusLine.open(link.path, BusOptions(resume=True), reconnect=False)
             try:
                 with anyio.fail_after(30):

@@ -25,6 +25,7 @@ def test_defaults_then_environment_then_overrides(tmp_path):
         {"RELAY_PORT": "http"},
         {"RELAY_PORT": "70000"},
         {"RELAY_SETTLE_SECONDS": "-1"},
+        {"RELAY_BOARD_SWEEP_SECONDS": "-0.1"},
         {"RELAY_DGT_TURN_BITS": "2014"},
         {"RELAY_DGT_CLOCK_BIT": "maybe"},
     ],
@@ -37,3 +38,10 @@ def test_bad_values_are_refused(env):
 def test_web_dir_without_pages_is_refused(tmp_path):
     with pytest.raises(SettingsError, match=r"index\.html"):
         Settings.from_env({"RELAY_WEB_DIR": str(tmp_path)})
+
+
+def test_tracker_windows_follow_the_settle_and_sweep_times():
+    settling = Settings.from_env({"RELAY_BOARD_SWEEP_SECONDS": "0.2"}).settling()
+    assert settling.link_seconds == 0.2
+    assert settling.windows(time_trouble=False)[0] == 0.4  # two sweeps
+    assert Settings(settle_seconds=5.0).settling().recover_seconds == 5.0

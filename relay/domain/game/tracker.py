@@ -134,6 +134,7 @@ class PositionTracker:
         self._confirmed = False
         self._assumed_promotion = False
         self._press: float | None = None
+        self._pressed_on: chess.Color | None = None
         self._alerted = False
         self._proposed: str | None = None
         self._claims: tuple[Claim, ...] = ()
@@ -343,23 +344,28 @@ class PositionTracker:
     def _on_recover(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         if self._waiting:
             return []
-        events = self._takeback(placement, wall_time)
-        if events or self.rules.moves_need_press:
-            return events
-        moves = find_moves(self.board, placement, min_plies=2)
-        if moves:
-            return self._play(moves, wall_time, recovered=True)
-        return []
+        if not self.rules.moves_need_press:
+            # Shuffling players repeat positions far more often than arbiters take back
+            # moves: a placement two or three legal plies ahead is read as moves first.
+            moves = find_moves(self.board, placement, min_plies=2)
+            if moves:
+                return self._play(moves, wall_time, recovered=True)
+        return self._takeback(placement, wall_time)
 
     def _on_alert(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         promotion = self._promotion(placement)
         if promotion is not None and promotion.pawn_left:
             square = chess.square_name(promotion.move.to_square)
             return [self._alert("pawn-on-last-rank", f"a pawn stands on {square}", wall_time)]
-        if self._alerted:
-            return []
-        self._alerted = True
-        return [self._alert("illegal-position", self._difference(placement), wall_time)]
+        events: list[GameEvent] = []
+        pressed, self._pressed_on = self._pressed_on, None
+        if pressed is not None:
+            reason = "no legal move explains the board"
+            events += self._illegal_move(pressed, reason, wall_time)
+        if not self._alerted:
+            self._alerted = True
+            events.append(self._alert("illegal-position", self._difference(placement), wall_time))
+        return events
 
     def _after_the_end(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         self._stage = _DONE
@@ -381,38 +387,37 @@ class PositionTracker:
         return []
 
     def _judge_press(self, wall_time: float) -> list[GameEvent]:
-        """The board had its chance to show the pressed move: judge what it shows."""
+        """The board had its chance to show the pressed move: judge what it shows.
+
+        A legal continuation, a gesture or a promotion is decided now. Anything else may
+        still be the hands' doing (a knocked piece put back, a board's late sweep): the
+        stages go on, and if the board still shows no legal position at the alert stage,
+        the press completed an illegal move.
+        """
         self._press = None
         placement = self._pending
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
         player = self.board.turn
-        self._stage = _DONE
         moves = find_moves(self.board, placement)
         if moves:
+            self._stage = _DONE
             return self._play(moves, wall_time, recovered=len(moves) > 1, confirmed=True)
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
+            self._stage = _DONE
             return gesture
-        takeback = self._takeback(placement, wall_time)
-        if takeback:
-            return takeback
         promotion = self._promotion(placement)
         if promotion is not None:
+            self._stage = _DONE
             events = self._promote(promotion, wall_time, confirmed=True)
             if promotion.pawn_left:
                 events[:0] = self._illegal_move(player, "pawn not replaced (7.5.2)", wall_time)
             return events
-        missing = self._missing(placement)
-        if missing is not None:
-            self._stage = _SETTLED  # pieces still in the air: keep waiting
-            self._waiting = True
-            return []
-        events = self._illegal_move(player, "no legal move explains the board", wall_time)
-        if not self._alerted:
-            self._alerted = True
-            events.append(self._alert("illegal-position", self._difference(placement), wall_time))
-        return events
+        if self._stage == _DONE:  # the board was alerted on already: the press completes it
+            return self._illegal_move(player, "no legal move explains the board", wall_time)
+        self._pressed_on = player
+        return []
 
     def _illegal_move(self, player: chess.Color, reason: str, wall_time: float) -> list[GameEvent]:
         self._illegal_counts[player] += 1
@@ -565,6 +570,7 @@ class PositionTracker:
         self._assumed_promotion = False
         self._proposed = None
         self._press = None
+        self._pressed_on = None
         return events + self._restored(wall_time) + self._judge(wall_time)
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
@@ -648,6 +654,7 @@ class PositionTracker:
         self._alerted = False
         self._proposed = None
         self._press = None
+        self._pressed_on = None
         self._assumed_promotion = False
         self._claims = ()
         self._locked = False

@@ -151,7 +151,7 @@ async def test_hub_resumes_a_game_from_its_stored_log(engine, game_id):
         arrived.set()
 
     bus.subscribe(game_topic(game_id), on_event)
-    hub = Hub(Settings(settle_seconds=SETTLE), engine, bus)
+    hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, bus)
     virtual = VirtualBoard()
     link = PtyLink(virtual)
     try:
@@ -218,7 +218,7 @@ async def test_failed_saves_are_retried_in_order_and_nothing_is_lost(engine, gam
 
 @pytest.mark.anyio
 async def test_attach_errors_detach_and_reattach(engine, game_id):
-    hub = Hub(Settings(settle_seconds=SETTLE), engine, MemoryBus())
+    hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
     link = PtyLink(VirtualBoard())
     try:
         with pytest.raises(BoardUnavailableError, match="cannot open board port"):

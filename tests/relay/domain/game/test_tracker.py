@@ -373,6 +373,22 @@ def test_a_press_before_the_board_shows_the_move_waits_for_it():
     assert scene.of(IllegalMoveCompleted) == []
 
 
+def test_a_knocked_piece_put_back_after_the_press_is_no_illegal_move():
+    scene = Scene("e4", "e5")
+    scene.lift("g1")
+    scene.lift("b2")  # knocked over on the way
+    scene.put("b3", "P")
+    scene.put("f3", "N")
+    scene.press(chess.WHITE, then=SETTLE)  # the board still shows the pawn on b3
+    assert scene.of(IllegalMoveCompleted) == []
+    scene.lift("b3")
+    scene.put("b2", "P")
+    scene.wait(ALERT)
+    assert scene.sans() == ["Nf3"]
+    assert scene.of(IllegalMoveCompleted) == []
+    assert scene.of(ArbiterAlert) == []
+
+
 def test_with_the_clock_move_rule_only_a_press_makes_a_move():
     scene = Scene(rules=Rules(moves_need_press=True))
     scene.move("e2", "e4", then=ALERT)
@@ -388,7 +404,7 @@ def test_with_the_clock_move_rule_only_a_press_makes_a_move():
 def test_completed_illegal_moves_are_counted_with_the_proposed_penalty(time_class, seconds):
     scene = Scene("e4", "e5", rules=Rules(time_class=time_class))
     scene.move("f1", "f3")  # a bishop moving straight
-    scene.press(chess.WHITE, then=SETTLE)
+    scene.press(chess.WHITE, then=ALERT)
     first = scene.of(IllegalMoveCompleted)
     assert first == [
         IllegalMoveCompleted(
@@ -410,7 +426,7 @@ def test_completed_illegal_moves_are_counted_with_the_proposed_penalty(time_clas
     scene.press(chess.WHITE, then=SETTLING.press_window())
     assert scene.sans() == ["Qh5"]
     scene.move("e8", "e6")  # the king jumps two squares
-    scene.press(chess.BLACK, then=SETTLE)
+    scene.press(chess.BLACK, then=ALERT)
     [second] = scene.of(IllegalMoveCompleted)
     assert (second.player, second.count, second.penalty) == ("black", 1, "add-time")
 
@@ -419,7 +435,7 @@ def test_a_second_illegal_move_proposes_a_loss():
     scene = Scene("e4", "e5")
     for _ in range(2):
         scene.move("f1", "f3")
-        scene.press(chess.WHITE, then=SETTLE)
+        scene.press(chess.WHITE, then=ALERT)
         scene.set_up(
             chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").board_fen()
         )
