@@ -11,11 +11,15 @@ import chess
 from relay.domain.game.placement import Placement
 
 
+#: Castling changes four squares; every other move two or three.
+_MOST_SQUARES_PER_MOVE = 4
+
+
 def find_move(board: chess.Board, target: Placement) -> chess.Move | None:
     """The legal move that turns ``board`` into ``target``, or None if there is none."""
     current = Placement.of_board(board)
     changed = current.changed_squares(target)
-    if not changed:
+    if not changed or changed.bit_count() > _MOST_SQUARES_PER_MOVE:
         return None
     movers = changed & board.occupied_co[board.turn]
     for move in board.generate_legal_moves(from_mask=movers):
@@ -42,6 +46,25 @@ def find_moves(
     return []
 
 
+def all_sequences(board: chess.Board, target: Placement, plies: int) -> list[list[chess.Move]]:
+    """Every legal sequence of exactly ``plies`` moves reaching ``target`` (transpositions
+    give several: e5, Nf3, Nc6 and Nc6, Nf3, e5 end in the same position)."""
+    if plies == 1:
+        move = find_move(board, target)
+        return [] if move is None else [[move]]
+    distance = Placement.of_board(board).changed_squares(target).bit_count()
+    if distance > _MOST_SQUARES_PER_MOVE * plies:
+        return []
+    found: list[list[chess.Move]] = []
+    for first in list(board.generate_legal_moves()):
+        board.push(first)
+        try:
+            found += [[first, *rest] for rest in all_sequences(board, target, plies - 1)]
+        finally:
+            board.pop()
+    return found
+
+
 def find_sibling(board: chess.Board, target: Placement) -> chess.Move | None:
     """Another legal move in place of the last one that gives ``target``: the piece was
     first put down on the wrong square and then moved on."""
@@ -59,6 +82,9 @@ def _search(board: chess.Board, target: Placement, plies: int) -> list[chess.Mov
     if plies == 1:
         move = find_move(board, target)
         return [] if move is None else [move]
+    distance = Placement.of_board(board).changed_squares(target).bit_count()
+    if distance > _MOST_SQUARES_PER_MOVE * plies:
+        return []
     for first in list(board.generate_legal_moves()):
         board.push(first)
         try:

@@ -50,7 +50,7 @@ from relay.domain.game.events import (
 from relay.domain.game.fen import fen
 from relay.domain.game.gestures import kings_gesture, marker_gesture
 from relay.domain.game.laws import Rules
-from relay.domain.game.matching import find_move, find_moves, find_sibling
+from relay.domain.game.matching import all_sequences, find_move, find_moves, find_sibling
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
 
@@ -58,6 +58,9 @@ __all__ = ["DEFAULT_SETTLE_SECONDS", "ClockView", "PositionTracker"]
 
 _LAST_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 _CENTRE = chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5
+
+#: Placements kept since the last decision, to order moves that were missed.
+_TRAIL = 256
 
 # Stages of a pending placement: what has been tried on it so far.
 _FRESH, _SETTLED, _RECOVERED, _DONE = range(4)
@@ -135,6 +138,7 @@ class PositionTracker:
         self._assumed_promotion = False
         self._press: float | None = None
         self._pressed_on: chess.Color | None = None
+        self._trail: list[Placement] = []
         self._alerted = False
         self._proposed: str | None = None
         self._claims: tuple[Claim, ...] = ()
@@ -215,6 +219,9 @@ class PositionTracker:
         if placement == self._pending and markers == self._markers:
             return []
         events = self.settle(now, wall_time)
+        self._trail.append(placement)
+        if len(self._trail) > _TRAIL:
+            del self._trail[0]
         self._pending = placement
         self._markers = markers
         self._since = now
@@ -347,10 +354,30 @@ class PositionTracker:
         if not self.rules.moves_need_press:
             # Shuffling players repeat positions far more often than arbiters take back
             # moves: a placement two or three legal plies ahead is read as moves first.
-            moves = find_moves(self.board, placement, min_plies=2)
+            moves = self._missed_moves(placement)
             if moves:
                 return self._play(moves, wall_time, recovered=True)
         return self._takeback(placement, wall_time)
+
+    def _missed_moves(self, placement: Placement) -> list[chess.Move]:
+        """The shortest sequence of two or three plies reaching ``placement``; among
+        transpositions, the one whose positions the board was seen passing through."""
+        seen = set(self._trail)
+        for plies in (2, 3):
+            sequences = all_sequences(self.board, placement, plies)
+            if sequences:
+                return max(sequences, key=lambda moves: self._sightings(moves, seen))
+        return []
+
+    def _sightings(self, moves: list[chess.Move], seen: set[Placement]) -> int:
+        board = self.board
+        count = 0
+        for move in moves[:-1]:
+            board.push(move)
+            count += Placement.of_board(board) in seen
+        for _ in moves[:-1]:
+            board.pop()
+        return count
 
     def _on_alert(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         promotion = self._promotion(placement)
@@ -571,6 +598,7 @@ class PositionTracker:
         self._proposed = None
         self._press = None
         self._pressed_on = None
+        self._trail.clear()
         return events + self._restored(wall_time) + self._judge(wall_time)
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:

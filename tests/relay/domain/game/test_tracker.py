@@ -180,6 +180,18 @@ def test_three_plies_ahead_are_recovered():
     assert all(e.recovered for e in scene.of(MoveMade))
 
 
+def test_missed_moves_come_out_in_the_order_the_board_passed_through():
+    scene = Scene("e4")
+    board = chess.Board()
+    board.push_san("e4")
+    for san in ("e5", "Nf3", "Nc6"):  # Nc6, Nf3, e5 would end in the same position
+        board.push_san(san)
+        scene.set_up(board.board_fen())  # each seen too briefly to settle
+        scene.wait(0.05)
+    scene.wait(RECOVER)
+    assert scene.sans() == ["e5", "Nf3", "Nc6"]
+
+
 # Takeback
 
 
