@@ -18,7 +18,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "artifacts"
 def test_real_and_generated_games_are_reconstructed_exactly_over_ptys():
     games = real_games() + generated_games(500)
     assert len(games) >= 520
-    reports = play_in_processes(games, processes=2, boards=40, speed=8.0, noise=NoiseModel.messy())
+    reports = play_in_processes(games, processes=2, boards=44, speed=6.0, noise=NoiseModel.messy())
     text = summary(reports)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "accuracy.txt").write_text(text + "\n", encoding="utf-8")

@@ -10,7 +10,6 @@ import chess
 
 from relay.domain.game.placement import Placement
 
-
 #: Castling changes four squares; every other move two or three.
 _MOST_SQUARES_PER_MOVE = 4
 
