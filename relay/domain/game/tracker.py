@@ -426,10 +426,12 @@ class PositionTracker:
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
         player = self.board.turn
-        moves = find_moves(self.board, placement)
-        if moves:
+        # Only the presser's own move: a knocked piece still lying on a neighbouring square
+        # can pass for a second ply, and missed moves are the recover stage's business.
+        move = find_move(self.board, placement)
+        if move is not None:
             self._stage = _DONE
-            return self._play(moves, wall_time, recovered=len(moves) > 1, confirmed=True)
+            return self._play([move], wall_time, confirmed=True)
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
             self._stage = _DONE

@@ -401,6 +401,20 @@ def test_a_knocked_piece_put_back_after_the_press_is_no_illegal_move():
     assert scene.of(ArbiterAlert) == []
 
 
+def test_a_knocked_piece_on_a_square_it_could_move_to_is_not_a_second_ply():
+    scene = Scene("e4", "e5")
+    scene.lift("g1")
+    scene.lift("g8")  # Black's knight knocked over: it lands on h6, where Nh6 is legal
+    scene.put("h6", "n")
+    scene.put("f3", "N")
+    scene.press(chess.WHITE, then=SETTLE)
+    scene.lift("h6")
+    scene.put("g8", "n")
+    scene.wait(ALERT)
+    assert scene.sans() == ["Nf3"]
+    assert scene.of(IllegalMoveCompleted) == []
+
+
 def test_with_the_clock_move_rule_only_a_press_makes_a_move():
     scene = Scene(rules=Rules(moves_need_press=True))
     scene.move("e2", "e4", then=ALERT)
