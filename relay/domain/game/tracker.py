@@ -139,6 +139,7 @@ class PositionTracker:
         self._press: float | None = None
         self._pressed_on: chess.Color | None = None
         self._trail: list[Placement] = []
+        self._since_press: list[Placement] = []
         self._alerted = False
         self._proposed: str | None = None
         self._claims: tuple[Claim, ...] = ()
@@ -220,6 +221,8 @@ class PositionTracker:
             return []
         events = self.settle(now, wall_time)
         self._trail.append(placement)
+        if self._press is not None:
+            self._since_press.append(placement)
         if len(self._trail) > _TRAIL:
             del self._trail[0]
         self._pending = placement
@@ -411,6 +414,7 @@ class PositionTracker:
                 self._confirmed = True
             return []
         self._press = now
+        self._since_press = [] if placement is None else [placement]
         return []
 
     def _judge_press(self, wall_time: float) -> list[GameEvent]:
@@ -426,12 +430,16 @@ class PositionTracker:
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
         player = self.board.turn
-        # Only the presser's own move: a knocked piece still lying on a neighbouring square
-        # can pass for a second ply, and missed moves are the recover stage's business.
-        move = find_move(self.board, placement)
-        if move is not None:
-            self._stage = _DONE
-            return self._play([move], wall_time, confirmed=True)
+        # The presser's own move, as the newest position the board showed since the press
+        # that a legal move explains: the board may already show the opponent's hand. Only
+        # one ply: a knocked piece on a square it could move to can pass for a second one.
+        for shown in reversed(self._since_press):
+            move = find_move(self.board, shown)
+            if move is not None:
+                events = self._play([move], wall_time, confirmed=True)
+                if placement != shown:
+                    self._stage = _FRESH  # what the board shows now is judged afresh
+                return events
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
             self._stage = _DONE

@@ -415,6 +415,21 @@ def test_a_knocked_piece_on_a_square_it_could_move_to_is_not_a_second_ply():
     assert scene.of(IllegalMoveCompleted) == []
 
 
+def test_a_press_takes_the_move_even_when_the_opponent_is_already_reaching_out():
+    scene = Scene(fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    scene.lift("a1")
+    scene.put("b1", "R")  # mid-slide when the clock is pressed: the board lags a sweep
+    scene.lift("b1")
+    scene.press(chess.WHITE)
+    scene.put("c1", "R")
+    scene.lift("e8")  # Black picks up the king before the press window ends
+    [move] = scene.of(MoveMade)
+    assert move.san == "Rc1"
+    assert move.confirmed
+    scene.wait(SETTLE)
+    assert [e.missing for e in scene.of(Waiting)] == [("e8",)]
+
+
 def test_with_the_clock_move_rule_only_a_press_makes_a_move():
     scene = Scene(rules=Rules(moves_need_press=True))
     scene.move("e2", "e4", then=ALERT)
