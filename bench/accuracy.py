@@ -325,8 +325,26 @@ def summary(reports: Sequence[GameReport]) -> str:
     ]
     for report in reports:
         if not report.exact:
-            lines.append(f"  MISMATCH {report.game.name}: {report.decided[-3:]}")
+            lines += _mismatch(report)
     return "\n".join(lines)
+
+
+def _mismatch(report: GameReport) -> list[str]:
+    """Where a game went wrong, and the events around it, to turn into a test case."""
+    source = [move.uci() for move in report.game.moves]
+    at = next(
+        (n for n, (a, b) in enumerate(zip(source, report.decided, strict=False)) if a != b),
+        min(len(source), len(report.decided)),
+    )
+    lines = [
+        f"  MISMATCH {report.game.name} from ply {at + 1}: "
+        f"played {source[at : at + 4]}, decided {report.decided[at : at + 4]}"
+    ]
+    for event in report.events:
+        ply = getattr(event, "ply", None)
+        if event.kind != "claims" and ply is not None and at - 2 <= ply <= at + 5:
+            lines.append(f"    {event}")
+    return lines
 
 
 def main() -> None:
