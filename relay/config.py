@@ -77,13 +77,7 @@ class Settings:
 
     def settling(self) -> Settling:
         """The tracker's windows for these settings."""
-        default = Settling()
-        return Settling(
-            settle_seconds=self.settle_seconds,
-            recover_seconds=max(default.recover_seconds, self.settle_seconds),
-            alert_seconds=max(default.alert_seconds, self.settle_seconds),
-            link_seconds=self.board_sweep_seconds,
-        )
+        return Settling.settling_in(self.settle_seconds, link_seconds=self.board_sweep_seconds)
 
     def check(self) -> None:
         if not 0 <= self.port <= 65535:

@@ -39,9 +39,9 @@ def find_moves(
     missed (pieces in the air, a busy line) and the board is already a move or two further.
     """
     for plies in range(min_plies, max_plies + 1):
-        found = _search(board, target, plies)
+        found = all_sequences(board, target, plies)
         if found:
-            return found
+            return found[0]
     return []
 
 
@@ -75,21 +75,3 @@ def find_sibling(board: chess.Board, target: Placement) -> chess.Move | None:
     finally:
         board.push(last)
     return move if move != last else None
-
-
-def _search(board: chess.Board, target: Placement, plies: int) -> list[chess.Move]:
-    if plies == 1:
-        move = find_move(board, target)
-        return [] if move is None else [move]
-    distance = Placement.of_board(board).changed_squares(target).bit_count()
-    if distance > _MOST_SQUARES_PER_MOVE * plies:
-        return []
-    for first in list(board.generate_legal_moves()):
-        board.push(first)
-        try:
-            rest = _search(board, target, plies - 1)
-        finally:
-            board.pop()
-        if rest:
-            return [first, *rest]
-    return []

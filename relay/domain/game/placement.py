@@ -88,6 +88,16 @@ class Placement:
             types[chess.KING],
         )
 
+    def piece_at(self, square: chess.Square) -> tuple[chess.Color, chess.PieceType] | None:
+        """Colour and type of the piece on ``square``, or None."""
+        bit = chess.BB_SQUARES[square]
+        if not self.occupied & bit:
+            return None
+        for piece_type, mask in zip(chess.PIECE_TYPES, self._masks()[2:], strict=True):
+            if mask & bit:
+                return bool(self.white & bit), piece_type
+        return None
+
     def turned(self) -> Placement:
         """The placement seen from the other side of the board (a1 <-> h8)."""
         return Placement(*(_rotate(mask) for mask in self._masks()))

@@ -38,6 +38,17 @@ class Settling:
         if not 0 <= self.settle_seconds <= self.recover_seconds <= self.alert_seconds:
             raise ValueError(f"settling windows must grow stage by stage: {self}")
 
+    @classmethod
+    def settling_in(cls, seconds: float, *, link_seconds: float = 0.0) -> Settling:
+        """The default windows with the settle window set (the later ones never shorter)."""
+        default = cls()
+        return cls(
+            settle_seconds=seconds,
+            recover_seconds=max(default.recover_seconds, seconds),
+            alert_seconds=max(default.alert_seconds, seconds),
+            link_seconds=link_seconds,
+        )
+
     def windows(self, time_trouble: bool) -> tuple[float, float, float]:
         """The three stage windows, in seconds after the last change."""
         factor = self.time_trouble_factor if time_trouble else 1.0

@@ -52,9 +52,9 @@ from relay.domain.game.gestures import kings_gesture, marker_gesture
 from relay.domain.game.laws import Rules
 from relay.domain.game.matching import all_sequences, find_move, find_moves, find_sibling
 from relay.domain.game.placement import START, Placement
-from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
+from relay.domain.game.settling import Settling
 
-__all__ = ["DEFAULT_SETTLE_SECONDS", "ClockView", "PositionTracker"]
+__all__ = ["ClockView", "PositionTracker"]
 
 _LAST_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 _CENTRE = chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5
@@ -117,15 +117,9 @@ class PositionTracker:
         settle_seconds: float | None = None,
         rules: Rules | None = None,
     ) -> None:
-        if settling is None:
-            settling = Settling()
         if settle_seconds is not None:
-            settling = Settling(
-                settle_seconds=settle_seconds,
-                recover_seconds=max(settling.recover_seconds, settle_seconds),
-                alert_seconds=max(settling.alert_seconds, settle_seconds),
-            )
-        self.settling = settling
+            settling = Settling.settling_in(settle_seconds)
+        self.settling = settling or Settling()
         self.rules = rules or Rules()
         self.rotated = False
         self._clock: ClockView | None = None
@@ -553,7 +547,7 @@ class PositionTracker:
             expected = Placement.of_board(board)
             board.pop()
             if expected.changed_squares(placement) == chess.BB_SQUARES[move.to_square]:
-                return _Promotion(move, _piece_at(placement, move.to_square))
+                return _Promotion(move, placement.piece_at(move.to_square))
         return None
 
     def _missing(self, placement: Placement) -> int | None:
@@ -707,21 +701,3 @@ class PositionTracker:
         self._repetitions.pop()
         self._placements.pop()
         return self.board.pop()
-
-
-def _piece_at(placement: Placement, square: chess.Square) -> tuple[chess.Color, int] | None:
-    bit = chess.BB_SQUARES[square]
-    if not placement.occupied & bit:
-        return None
-    colour = bool(placement.white & bit)
-    for piece_type, mask in (
-        (chess.PAWN, placement.pawns),
-        (chess.KNIGHT, placement.knights),
-        (chess.BISHOP, placement.bishops),
-        (chess.ROOK, placement.rooks),
-        (chess.QUEEN, placement.queens),
-        (chess.KING, placement.kings),
-    ):
-        if mask & bit:
-            return colour, piece_type
-    return None
