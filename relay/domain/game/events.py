@@ -7,7 +7,8 @@ Two families:
 
 * logged events change or annotate the game and are stored in its log: moves, corrections,
   takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
-  for the arbiter;
+  for the arbiter, and the arbiter's own actions (a result set or verified, moves replaced),
+  which say who did them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
   are published for live views but never stored: nothing in a game's state depends on them.
 """
@@ -29,7 +30,9 @@ class MoveMade:
 
     ``recovered`` marks a move the board was never seen to make: it was inferred because
     the position is two or three legal plies ahead (pieces in the air, a link down).
-    ``confirmed`` marks a move decided by the mover's clock press.
+    ``confirmed`` marks a move decided by the mover's clock press. ``clock`` is the mover's
+    remaining time in seconds as the clock showed it when the move was decided (None
+    without a clock): the PGN's ``%clk``.
     """
 
     kind: ClassVar[str] = "move"
@@ -40,6 +43,7 @@ class MoveMade:
     at: float
     recovered: bool = False
     confirmed: bool = False
+    clock: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,7 @@ class MoveCorrected:
     fen: str
     replaced: str  # the uci of the move this one replaces
     at: float
+    clock: float | None = None  # as in MoveMade
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +154,40 @@ class ArbiterAlert:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultSet:
+    """An arbiter entered or changed the result (it overrides what the board ended with)."""
+
+    kind: ClassVar[str] = "result"
+    result: str
+    by: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultVerified:
+    """An arbiter confirmed the game's result; only verified results count in public standings."""
+
+    kind: ClassVar[str] = "verified"
+    result: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MovesReplaced:
+    """An arbiter replaced the game's moves from ``ply`` on (``uci``, may be empty: a
+    takeback) after checking the scoresheets."""
+
+    kind: ClassVar[str] = "arbiter-correction"
+    ply: int
+    uci: tuple[str, ...]
+    by: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Waiting:
     """Notice: the board shows part of an expected position (a piece in a hand, a piece
     knocked over). Nothing is decided until it changes."""
@@ -177,6 +216,9 @@ LoggedEvent = (
     | IllegalMoveCompleted
     | ClaimsChanged
     | ArbiterAlert
+    | ResultSet
+    | ResultVerified
+    | MovesReplaced
 )
 Notice = Waiting | BoardRotated
 GameEvent = LoggedEvent | Notice
@@ -193,6 +235,9 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
         IllegalMoveCompleted,
         ClaimsChanged,
         ArbiterAlert,
+        ResultSet,
+        ResultVerified,
+        MovesReplaced,
     )
 }
 _NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}
@@ -219,6 +264,8 @@ def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:
             return ClaimsChanged(ply=data["ply"], claims=claims, at=data["at"])
         if cls is Waiting:
             return Waiting(missing=tuple(data["missing"]), at=data["at"])
+        if cls is MovesReplaced:
+            return MovesReplaced(**{**data, "uci": tuple(data["uci"])})
         return cls(**data)
     except (TypeError, KeyError) as error:
         raise EventFormatError(f"{kind} event: {error}") from None

@@ -33,6 +33,9 @@ class Settling:
     #: Below this much time left, the mover is in time trouble.
     time_trouble_seconds: float = 60.0
     time_trouble_factor: float = 2.0
+    #: A running clock reports at least every second; a longer silence means its link
+    #: dropped readings, so presses may have been missed.
+    clock_silence_seconds: float = 2.5
 
     def __post_init__(self) -> None:
         if not 0 <= self.settle_seconds <= self.recover_seconds <= self.alert_seconds:
@@ -72,4 +75,5 @@ class Settling:
             recover_seconds=self.recover_seconds / speed,
             alert_seconds=self.alert_seconds / speed,
             link_seconds=self.link_seconds / speed,
+            clock_silence_seconds=self.clock_silence_seconds / speed,
         )

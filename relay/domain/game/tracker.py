@@ -138,6 +138,12 @@ class PositionTracker:
         self._proposed: str | None = None
         self._claims: tuple[Claim, ...] = ()
         self._locked = False
+        # Clock presses seen since the game last changed, for moves not yet decided.
+        self._presses = 0
+        self._handed_over = False
+        self._clock_at: float | None = None
+        self._clock_silent = False
+        self._now = 0.0
         self._reset(board.root() if board is not None else chess.Board())
         for move in board.move_stack if board is not None else ():
             self._push(move)
@@ -228,6 +234,7 @@ class PositionTracker:
 
     def settle(self, now: float, wall_time: float) -> list[GameEvent]:
         """Judge the pending placement for every stage whose deadline has passed."""
+        self._now = now
         events: list[GameEvent] = []
         while True:
             press = self._press_deadline()
@@ -242,8 +249,12 @@ class PositionTracker:
     def clock(self, view: ClockView, now: float, wall_time: float) -> list[GameEvent]:
         """A clock reading: a changed lever is a press; a new flag is a flag fall."""
         previous, self._clock = self._clock, view
+        if self._clock_at is not None and now - self._clock_at > self._silence():
+            self._clock_silent = True
+        self._clock_at = now
         events: list[GameEvent] = []
         if previous is not None and view.to_move != previous.to_move:
+            self._count_press(view)
             events += self._pressed(not view.to_move, now, wall_time)
         fallen = [
             colour
@@ -361,10 +372,45 @@ class PositionTracker:
         transpositions, the one whose positions the board was seen passing through."""
         seen = set(self._trail)
         for plies in (2, 3):
+            if not self._clock_allows(plies):
+                return []
             sequences = all_sequences(self.board, placement, plies)
             if sequences:
                 return max(sequences, key=lambda moves: self._sightings(moves, seen))
         return []
+
+    def _clock_allows(self, plies: int) -> bool:
+        """Whether a running clock saw enough presses for ``plies`` missed moves.
+
+        Every mover presses, the last one perhaps not yet. A knocked piece can make the
+        board look like a move by the wrong side plus a piece's trip and return; the clock
+        tells that apart, unless its readings have gone missing too.
+        """
+        view = self._clock
+        if view is None or not view.running or self._clock_at is None:
+            return True
+        if self._clock_silent or self._now - self._clock_at > self._silence():
+            return True
+        return self._presses >= plies - 1
+
+    def _silence(self) -> float:
+        return self.settling.clock_silence_seconds
+
+    def _count_press(self, view: ClockView) -> None:
+        if self._handed_over:
+            self._presses += 1
+        elif view.to_move == self.board.turn:
+            self._handed_over = True  # the last decided move's mover handing over
+        else:
+            self._handed_over = True  # the side to move pressed: a move not yet decided
+            self._presses += 1
+
+    def _count_presses_from_here(self) -> None:
+        """The game changed: presses seen so far belong to the moves decided."""
+        view = self._clock
+        self._presses = 0
+        self._handed_over = view is not None and view.to_move == self.board.turn
+        self._clock_silent = False
 
     def _sightings(self, moves: list[chess.Move], seen: set[Placement]) -> int:
         board = self.board
@@ -583,9 +629,12 @@ class PositionTracker:
     ) -> list[GameEvent]:
         events: list[GameEvent] = []
         board = self.board
+        view = self._clock
         for move in moves:
             san = board.san(move)
+            mover = board.turn
             self._push(move)
+            clock = None if view is None else float(view.seconds(mover))
             events.append(
                 MoveMade(
                     ply=self.ply,
@@ -595,6 +644,7 @@ class PositionTracker:
                     at=wall_time,
                     recovered=recovered,
                     confirmed=confirmed,
+                    clock=clock,
                 )
             )
         self._confirmed = confirmed
@@ -617,6 +667,7 @@ class PositionTracker:
             fen=fen(self.board),
             replaced=replaced.uci(),
             at=wall_time,
+            clock=None if self._clock is None else float(self._clock.seconds(not self.board.turn)),
         )
         return [event, *self._restored(wall_time), *self._judge(wall_time)]
 
@@ -691,13 +742,17 @@ class PositionTracker:
         self._claims = ()
         self._locked = False
         self._illegal_counts = {chess.WHITE: 0, chess.BLACK: 0}
+        self._count_presses_from_here()
 
     def _push(self, move: chess.Move) -> None:
         self.board.push(move)
         self._placements.append(Placement.of_board(self.board))
         self._repetitions.push(self.board)
+        self._count_presses_from_here()
 
     def _pop(self) -> chess.Move:
         self._repetitions.pop()
         self._placements.pop()
-        return self.board.pop()
+        move = self.board.pop()
+        self._count_presses_from_here()
+        return move

@@ -192,6 +192,50 @@ def test_missed_moves_come_out_in_the_order_the_board_passed_through():
     assert scene.sans() == ["e5", "Nf3", "Nc6"]
 
 
+def ticking(scene: Scene, seconds: float) -> None:
+    """Time passes with a running clock reporting every second, as a DGT clock does."""
+    for _ in range(int(seconds)):
+        scene.wait(1.0)
+        scene.clock()
+    scene.wait(seconds - int(seconds))
+
+
+def test_a_knocked_piece_is_not_read_as_moves_the_clock_never_saw():
+    # After 2.Nf3 (pressed), White's bishop is knocked from f1 to e2: the board now looks
+    # like 2...Nc6 3.Be2 Nb8. The clock saw no press since Nf3, so no moves are recovered.
+    scene = Scene("e4", "e5")
+    scene.press(chess.BLACK)  # Black's press after 1...e5: the clock runs for White
+    scene.move("g1", "f3")
+    scene.press(chess.WHITE, then=SETTLE)
+    assert scene.sans() == ["Nf3"]
+    scene.lift("f1")
+    scene.put("e2", "B")
+    ticking(scene, RECOVER + 1)
+    assert scene.sans() == ["Nf3"]
+    scene.lift("e2")
+    scene.put("f1", "B")
+    ticking(scene, 1)
+    scene.move("b8", "c6", then=SETTLE)
+    assert scene.sans() == ["Nf3", "Nc6"]
+
+
+def test_missed_moves_are_recovered_when_the_clock_saw_their_presses():
+    scene = Scene("e4", "e5")
+    scene.press(chess.BLACK)
+    scene.move("g1", "f3")
+    scene.press(chess.WHITE, then=SETTLE)
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6"):
+        board.push_san(san)
+    scene.press(chess.BLACK)  # after a move the board never showed
+    scene.press(chess.WHITE)  # and another
+    scene.set_up(board.board_fen())
+    ticking(scene, RECOVER + 1)
+    assert sorted(scene.sans()[1:]) == ["Bc4", "Nc6", "Nf6"]
+    assert scene.tracker.board.board_fen() == board.board_fen()
+    assert all(e.recovered for e in scene.of(MoveMade)[1:])
+
+
 # Takeback
 
 
