@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARTIFACTS := build/artifacts
 
-.PHONY: demo test lint typecheck browser-deps install install-dev clean
+.PHONY: demo test lint typecheck system-deps install install-dev clean
 
 demo: $(VENV)/.installed
 	$(BIN)/relay demo
 
-test: $(VENV)/.installed-dev browser-deps lint typecheck
+test: $(VENV)/.installed-dev system-deps lint typecheck
 	mkdir -p $(ARTIFACTS)
 	$(BIN)/pytest --cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
 
@@ -38,9 +38,9 @@ $(VENV)/.installed-dev: requirements-dev.lock pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@ $(VENV)/.installed
 
-# The browser tests drive Debian's Chromium; install it when missing and we may.
-browser-deps:
-	@sh scripts/ensure-chromium.sh
+# Chromium for the browser tests, pgn-extract for the PGN checks: installed when missing.
+system-deps:
+	@sh scripts/ensure-system-deps.sh
 
 clean:
 	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache .coverage *.egg-info

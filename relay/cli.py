@@ -1,4 +1,4 @@
-"""The ``relay`` command: ``serve`` runs the hub; ``demo`` relays games on simulated boards."""
+"""The ``relay`` command: the hub, the demo, tokens, backups."""
 
 from __future__ import annotations
 
@@ -9,16 +9,28 @@ import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sqlmodel import Session
 
 from relay.api.app import create_app
 from relay.api.server import ServeError, listen_socket, make_server, url_of
 from relay.bus.memory import MemoryBus
 from relay.config import Settings, SettingsError
 from relay.demo.run import Demo, DemoError, DemoOptions
+from relay.domain.formats.event_file import EventFileError, EventSetup, parse_event_file
+from relay.hub.backups import BackupError, back_up_every, backup, restore
 from relay.hub.hub import Hub
+from relay.store.access import ROLES, create_token, list_users, revoke_tokens
 from relay.store.engine import StoreError, open_store
+from relay.store.setup import load_event
+from relay.store.tournaments import ConflictError, list_games, list_rounds
 
 log = logging.getLogger("relay")
+
+
+class CommandError(RuntimeError):
+    """A command that cannot go on; the message is for the user."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,9 +41,25 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="run the hub: API, live streams and pages")
-    serve.add_argument("--db", help="database URL (default sqlite:///relay.db, or $RELAY_DB)")
+    serve.add_argument(
+        "event_file",
+        nargs="?",
+        type=Path,
+        help="event file to load first (TOML: tournament, players, boards, rounds)",
+    )
+    _database(serve)
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    serve.add_argument("--certfile", type=Path, help="serve HTTPS with this certificate (PEM)")
+    serve.add_argument("--keyfile", type=Path, help="the certificate's private key (PEM)")
+    serve.add_argument(
+        "--proxy",
+        metavar="IPS",
+        help="trust X-Forwarded-* headers from these addresses (a reverse proxy)",
+    )
+    serve.add_argument(
+        "--backup-dir", type=Path, help="back up the SQLite database into this folder"
+    )
 
     demo = commands.add_parser(
         "demo", help="relay a round of real games played on simulated DGT boards"
@@ -47,7 +75,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--db", help="keep the demo's games in this database (default: temporary)")
     demo.add_argument("--seed", type=int, help="seed for repeatable play")
+
+    token = commands.add_parser("token", help="manage API tokens")
+    token_commands = token.add_subparsers(dest="token_command", required=True, metavar="ACTION")
+    create = token_commands.add_parser("create", help="make a token and print it (once)")
+    create.add_argument("--role", required=True, choices=ROLES)
+    create.add_argument("--user", required=True, help="who will use it (shown in the audit)")
+    _database(create)
+    revoke = token_commands.add_parser("revoke", help="revoke every token of a user")
+    revoke.add_argument("--user", required=True)
+    _database(revoke)
+    listing = token_commands.add_parser("list", help="list users and their roles")
+    _database(listing)
+
+    back_up = commands.add_parser("backup", help="copy the SQLite database into a folder")
+    _database(back_up)
+    back_up.add_argument("--to", type=Path, help="folder (default $RELAY_BACKUP_DIR or backups)")
+    back_up.add_argument("--keep", type=int, help="copies to keep (default 24)")
+
+    restore_ = commands.add_parser(
+        "restore", help="replace the database with a backup (stop the hub first)"
+    )
+    restore_.add_argument("backup", type=Path, help="the backup file")
+    _database(restore_)
     return parser
+
+
+def _database(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="database URL (default sqlite:///relay.db, or $RELAY_DB)")
 
 
 def _on_stop_signals(stop: Callable[[], None]) -> None:
@@ -57,22 +112,72 @@ def _on_stop_signals(stop: Callable[[], None]) -> None:
         loop.add_signal_handler(sig, stop)
 
 
-async def _serve(settings: Settings) -> None:
+def read_event_file(path: Path) -> EventSetup:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return parse_event_file(text)
+    except EventFileError as error:
+        raise CommandError(f"{path}: {error}") from None
+
+
+async def _serve(settings: Settings, setup: EventSetup | None) -> None:
     engine = open_store(settings.db_url)
     hub = Hub(settings, engine, MemoryBus())
+    backups: asyncio.Task[None] | None = None
     try:
+        if setup is not None:
+            await _load(hub, setup)
         sock = listen_socket(settings.host, settings.port)
-        server = make_server(create_app(settings, hub))
+        server = make_server(create_app(settings, hub), settings)
 
         def stop() -> None:
             server.should_exit = True
 
         _on_stop_signals(stop)
-        print(f"chess-relay hub on {url_of(sock)} (database {settings.db_url})", flush=True)
+        if settings.backup_dir is not None:
+            backups = asyncio.create_task(
+                back_up_every(
+                    settings.db_url,
+                    settings.backup_dir,
+                    minutes=settings.backup_minutes,
+                    keep=settings.backup_keep,
+                )
+            )
+        url = url_of(sock, tls=settings.certfile is not None)
+        print(f"chess-relay hub on {url} (database {settings.db_url})", flush=True)
         await server.serve(sockets=[sock])
     finally:
+        if backups is not None:
+            backups.cancel()
+            await asyncio.gather(backups, return_exceptions=True)
         await hub.close()
         engine.dispose()
+
+
+async def _load(hub: Hub, setup: EventSetup) -> None:
+    """Store the event file, then follow the boards of its newest paired round."""
+    try:
+        report = await hub.recorder.run(lambda session: load_event(session, setup))
+    except ConflictError as error:
+        raise CommandError(f"event file: {error}") from None
+    print(f"event file: {report}", flush=True)
+
+    def newest_paired(session: Session) -> int | None:
+        for round_ in reversed(list_rounds(session, tournament_id=report.tournament_id)):
+            assert round_.id is not None
+            if list_games(session, round_id=round_.id):
+                return round_.id
+        return None
+
+    round_id = await hub.recorder.run(newest_paired)
+    if round_id is None:
+        return
+    failed = await hub.attach_round(round_id)
+    for game_id, reason in failed.items():
+        print(f"game {game_id}: board not attached: {reason}", file=sys.stderr, flush=True)
 
 
 async def _demo(settings: Settings, options: DemoOptions, duration: float | None) -> None:
@@ -89,6 +194,39 @@ async def _demo(settings: Settings, options: DemoOptions, duration: float | None
         await demo.stop()
 
 
+def _token(args: argparse.Namespace, settings: Settings) -> None:
+    engine = open_store(settings.db_url)
+    try:
+        with Session(engine) as session:
+            if args.token_command == "create":
+                token = create_token(session, user=args.user, role=args.role)
+                print(token)
+                print(
+                    f"relay: token for {args.user} ({args.role}); it is shown only once",
+                    file=sys.stderr,
+                )
+            elif args.token_command == "revoke":
+                count = revoke_tokens(session, user=args.user)
+                print(f"revoked {count} token(s) of {args.user}")
+            else:
+                for user in list_users(session):
+                    print(f"{user.name}\t{user.role}")
+    finally:
+        engine.dispose()
+
+
+def _backup(args: argparse.Namespace, settings: Settings) -> None:
+    folder = args.to or settings.backup_dir or Path("backups")
+    made = backup(settings.db_url, folder, keep=args.keep or settings.backup_keep)
+    print(f"backed up {settings.db_url} to {made}")
+
+
+def _restore(args: argparse.Namespace, settings: Settings) -> None:
+    restore(args.backup, settings.db_url)
+    open_store(settings.db_url).dispose()  # bring an older backup's schema up to date
+    print(f"restored {settings.db_url} from {args.backup}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -96,18 +234,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        db_url = args.db if args.command == "serve" else None
-        settings = Settings.from_env(db_url=db_url, host=args.host, port=args.port)
+        settings = Settings.from_env(
+            db_url=args.db if args.command != "demo" else None,
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None),
+            certfile=getattr(args, "certfile", None),
+            keyfile=getattr(args, "keyfile", None),
+            forwarded_allow_ips=getattr(args, "proxy", None),
+            backup_dir=getattr(args, "backup_dir", None),
+        )
         if args.command == "serve":
-            asyncio.run(_serve(settings))
-        else:
+            setup = read_event_file(args.event_file) if args.event_file else None
+            asyncio.run(_serve(settings, setup))
+        elif args.command == "demo":
             options = DemoOptions(
                 boards=args.boards, ply_seconds=args.ply_seconds, seed=args.seed, db_url=args.db
             )
             asyncio.run(_demo(settings, options, args.duration))
+        elif args.command == "token":
+            _token(args, settings)
+            return 0
+        elif args.command == "backup":
+            _backup(args, settings)
+            return 0
+        else:
+            _restore(args, settings)
+            return 0
     except KeyboardInterrupt:
         return 130  # interrupted before the event loop could take over the signal
-    except (SettingsError, ServeError, DemoError, StoreError) as error:
+    except (
+        SettingsError,
+        ServeError,
+        DemoError,
+        StoreError,
+        CommandError,
+        BackupError,
+    ) as error:
         print(f"relay: {error}", file=sys.stderr)
         return 1
     print("relay: stopped", file=sys.stderr)

@@ -1,6 +1,8 @@
 """Settings, in one place: read once (from the environment and the command line), passed down.
 
 Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
+``RELAY_RATE_LIMIT`` (public requests per second per client), ``RELAY_BACKUP_DIR`` and
+``RELAY_BACKUP_MINUTES`` (periodic SQLite backups),
 ``RELAY_WEB_DIR`` (the pages to serve), ``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
 (``2015``, the default, or ``pre-2015`` for clocks that report the players' turn bits the
 other way round) and ``RELAY_DGT_CLOCK_BIT`` (``no-clock``, the default: status bit 5 set
@@ -44,6 +46,21 @@ class Settings:
     board_sweep_seconds: float = 0.25
     dgt_turn_bits: str = "2015"
     dgt_clock_bit: str = "no-clock"
+    #: A stream with nothing to say for this long sends a ping.
+    heartbeat_seconds: float = 15.0
+    #: Public requests per second per client address, and the burst allowed (0: no limit).
+    rate_limit: float = 20.0
+    rate_burst: float = 60.0
+    #: Serve HTTPS directly with this certificate chain and key (PEM files).
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    #: Trust X-Forwarded-For/-Proto from these addresses (a reverse proxy), comma-separated.
+    forwarded_allow_ips: str | None = None
+    #: Back up the SQLite database into this folder every ``backup_minutes``; keep
+    #: the newest ``backup_keep`` copies. No folder, no backups.
+    backup_dir: Path | None = None
+    backup_minutes: float = 10.0
+    backup_keep: int = 24
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -68,6 +85,12 @@ class Settings:
                 from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
             if "RELAY_BOARD_SWEEP_SECONDS" in env:
                 from_env["board_sweep_seconds"] = float(env["RELAY_BOARD_SWEEP_SECONDS"])
+            if "RELAY_RATE_LIMIT" in env:
+                from_env["rate_limit"] = float(env["RELAY_RATE_LIMIT"])
+            if "RELAY_BACKUP_DIR" in env:
+                from_env["backup_dir"] = Path(env["RELAY_BACKUP_DIR"])
+            if "RELAY_BACKUP_MINUTES" in env:
+                from_env["backup_minutes"] = float(env["RELAY_BACKUP_MINUTES"])
         except ValueError as error:
             raise SettingsError(f"environment: {error}") from None
         settings = replace(settings, **from_env)
@@ -90,5 +113,16 @@ class Settings:
             raise SettingsError("settle time cannot be negative")
         if self.board_sweep_seconds < 0:
             raise SettingsError("board sweep time cannot be negative")
+        if (self.certfile is None) != (self.keyfile is None):
+            raise SettingsError("TLS needs both --certfile and --keyfile")
+        for path in (self.certfile, self.keyfile):
+            if path is not None and not path.is_file():
+                raise SettingsError(f"no such file: {path}")
+        if self.rate_limit < 0 or self.rate_burst < 1:
+            raise SettingsError("the rate limit cannot be negative, nor the burst below 1")
+        if self.heartbeat_seconds <= 0:
+            raise SettingsError("the heartbeat interval must be positive")
+        if self.backup_minutes <= 0 or self.backup_keep < 1:
+            raise SettingsError("backups need a positive interval and keep at least one copy")
         if not (self.web_dir / "index.html").is_file():
             raise SettingsError(f"no index.html in web directory {self.web_dir}")

@@ -14,8 +14,9 @@ RULES: dict[str, set[str]] = {
     "drivers": {"serial"},
     "boardsim": {"serial", "chess"},
     "relay.domain": {"chess"},
-    "relay.store": {"relay.domain", "sqlmodel", "sqlalchemy"},
-    "relay.bus": {"relay.domain"},
+    "relay.store": {"relay.domain", "sqlmodel", "sqlalchemy", "alembic"},
+    # Redis carries events between processes (ARCHITECTURE.md, "Scale past one machine").
+    "relay.bus": {"relay.domain", "redis"},
     "relay.config": {"relay.domain"},
     "relay.hub": {
         "relay.domain",
@@ -34,6 +35,7 @@ RULES: dict[str, set[str]] = {
         "relay.bus",
         "relay.config",
         "fastapi",
+        "pydantic",
         "starlette",
         "uvicorn",
         "sqlmodel",
@@ -41,7 +43,7 @@ RULES: dict[str, set[str]] = {
     },
     # The command line and the demo wire everything together; the demo runs boardsim as a
     # separate process, never as an import.
-    "relay.cli": {"relay", "chess"},
+    "relay.cli": {"relay", "chess", "sqlmodel"},
     "relay.demo": {"relay", "chess", "sqlmodel", "sqlalchemy"},
     "relay": set(),
 }

@@ -9,12 +9,23 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from relay.api import games, streams
+from relay.api import admin, arbiter, boards, games, streams
+from relay.api.rate_limit import RateLimit
 from relay.api.rooms import Rooms
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
+
+DESCRIPTION = """
+Live relay of over-the-board chess games from electronic boards.
+
+Reading needs no login. Changing anything needs a token (`relay token create --role ROLE`)
+sent as `Authorization: Bearer TOKEN`: **operator** (boards), **arbiter** (results,
+corrections, rounds), **admin** (everything, including loading event files). Public
+readers see published rounds only, each as it stood its transmission delay ago; public
+requests are rate-limited per client address.
+"""
 
 
 def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
@@ -40,12 +51,14 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     app = FastAPI(
         title="chess-relay",
         summary="Live relay of over-the-board chess games from electronic boards",
+        description=DESCRIPTION,
         version="0.1.0",
         license_info={"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
         lifespan=lifespan,
     )
-    app.include_router(games.router)
-    app.include_router(streams.router)
+    for module in (games, streams, arbiter, boards, admin):
+        app.include_router(module.router)
+    app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
     index = settings.web_dir / "index.html"
 
     @app.get("/", include_in_schema=False)

@@ -1,14 +1,18 @@
-"""Dependencies shared by the routers: the hub and a database session per request."""
+"""Dependencies shared by the routers: the hub, a database session, who is asking."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from relay.hub.hub import Hub
+from relay.store.access import Identity, identify
+
+_bearer = HTTPBearer(auto_error=False, description="A token from `relay token create`")
 
 
 def get_hub(request: Request) -> Hub:
@@ -23,3 +27,56 @@ def get_session(hub: Annotated[Hub, Depends(get_hub)]) -> Iterator[Session]:
 
 HubDep = Annotated[Hub, Depends(get_hub)]
 SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def token_identity(hub: Hub, token: str | None) -> Identity | None:
+    """The user a token belongs to; None without a token or for a token that is not valid."""
+    if not token:
+        return None
+    with Session(hub.engine) as session:
+        return identify(session, token)
+
+
+def viewer(
+    hub: HubDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Identity | None:
+    """Who is reading: None for the public (no token), else the token's user."""
+    if credentials is None:
+        return None
+    identity = token_identity(hub, credentials.credentials)
+    if identity is None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "the token is not valid (unknown or revoked)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return identity
+
+
+ViewerDep = Annotated[Identity | None, Depends(viewer)]
+
+
+def require(role: str) -> Callable[..., Identity]:
+    """A dependency that admits users with ``role`` or a higher one."""
+
+    def check(identity: ViewerDep) -> Identity:
+        if identity is None:
+            raise HTTPException(
+                status.HTTP_401_UNAUTHORIZED,
+                f"this needs a token with the {role} role: send 'Authorization: Bearer TOKEN'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        if not identity.may(role):
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                f"{identity.user} is {identity.role}; this needs {role}",
+            )
+        return identity
+
+    return check
+
+
+OperatorDep = Annotated[Identity, Depends(require("operator"))]
+ArbiterDep = Annotated[Identity, Depends(require("arbiter"))]
+AdminDep = Annotated[Identity, Depends(require("admin"))]

@@ -1,29 +1,74 @@
-"""Read-only routes: rounds, games and their PGN."""
+"""Read-only routes: tournaments, rounds, games, their PGN, and board health.
+
+Public readers (no token) see published rounds only, and each round as it stood
+``delay_seconds`` ago; operators, arbiters and admins see everything live.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from sqlmodel import Session
 
-from relay.api.deps import SessionDep
-from relay.api.summaries import game_detail, game_pgn, game_summary
+from relay.api.deps import HubDep, SessionDep, ViewerDep
 from relay.domain.formats.pgn import render_round
-from relay.store.games import NotFoundError, get_game, get_round, list_games, list_rounds
-from relay.store.games import read_events as read_log
-from relay.store.models import Game
+from relay.hub.game_views import GameView, player_view
+from relay.hub.hub import Hub
+from relay.store.access import Identity
+from relay.store.models import Round
+from relay.store.tournaments import (
+    NotFoundError,
+    get_round,
+    get_tournament,
+    list_eboards,
+    list_games,
+    list_players,
+    list_rounds,
+    list_tournaments,
+)
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["read"])
 
 PGN_MEDIA_TYPE = "application/x-chess-pgn"
+PGN_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"content": {PGN_MEDIA_TYPE: {}}}}
+PGN_ROUTE: dict[str, Any] = {"response_class": PlainTextResponse, "responses": PGN_RESPONSE}
+#: How often the chunked PGN stream looks for changed games.
+STREAM_POLL_SECONDS = 0.5
 
 
-def _game(session: SessionDep, game_id: int) -> Game:
+def public_cut(round_: Round, identity: Identity | None, now: float | None = None) -> float | None:
+    """The time up to which ``identity`` may see the round (None: live)."""
+    if identity is not None or round_.delay_seconds <= 0:
+        return None
+    return (time.time() if now is None else now) - round_.delay_seconds
+
+
+def visible_round(session: Session, round_id: int, identity: Identity | None) -> Round:
+    """The round, if the reader may see it; 404 otherwise (an unpublished round does not
+    exist for the public)."""
     try:
-        return get_game(session, game_id=game_id)
+        round_ = get_round(session, round_id=round_id)
     except NotFoundError:
-        raise HTTPException(status_code=404, detail=f"no game {game_id}") from None
+        raise HTTPException(404, f"no round {round_id}") from None
+    if identity is None and not round_.published:
+        raise HTTPException(404, f"no round {round_id}")
+    return round_
+
+
+def round_view(round_: Round) -> dict[str, Any]:
+    return {
+        "id": round_.id,
+        "tournament_id": round_.tournament_id,
+        "number": round_.number,
+        "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
+        "published": round_.published,
+        "delay_seconds": round_.delay_seconds,
+    }
 
 
 @router.get("/health", tags=["service"])
@@ -32,68 +77,195 @@ def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/rounds")
-def rounds(session: SessionDep) -> list[dict[str, Any]]:
-    """Every round, in tournament and round order."""
+@router.get("/tournaments")
+def tournaments(session: SessionDep) -> list[dict[str, Any]]:
     return [
-        {"id": r.id, "tournament_id": r.tournament_id, "number": r.number}
-        for r in list_rounds(session)
+        {
+            "id": t.id,
+            "name": t.name,
+            "site": t.site,
+            "start_date": t.start_date.isoformat() if t.start_date else None,
+            "end_date": t.end_date.isoformat() if t.end_date else None,
+            "time_control": t.time_control,
+            "rounds_planned": t.rounds_planned,
+        }
+        for t in list_tournaments(session)
     ]
+
+
+@router.get("/tournaments/{tournament_id}/players")
+def players(session: SessionDep, tournament_id: int) -> list[dict[str, Any]]:
+    """The starting list, by start number."""
+    _tournament(session, tournament_id)
+    return [
+        {"id": p.id, "start_number": p.start_number, **player_view(p)}
+        for p in list_players(session, tournament_id=tournament_id)
+    ]
+
+
+@router.get(
+    "/tournaments/{tournament_id}/games.pgn",
+    response_class=PlainTextResponse,
+    responses=PGN_RESPONSE,
+)
+async def tournament_pgn(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
+) -> PlainTextResponse:
+    """Every round the reader may see, round by round, in board order."""
+    _tournament(session, tournament_id)
+    now = time.time()
+    parts = []
+    for round_ in list_rounds(session, tournament_id=tournament_id):
+        if identity is None and not round_.published:
+            continue
+        assert round_.id is not None
+        parts.append(await hub.views.round_pgn(round_.id, public_cut(round_, identity, now)))
+    return PlainTextResponse("".join(parts), media_type=PGN_MEDIA_TYPE)
+
+
+def _tournament(session: Session, tournament_id: int) -> None:
+    try:
+        get_tournament(session, tournament_id=tournament_id)
+    except NotFoundError:
+        raise HTTPException(404, f"no tournament {tournament_id}") from None
+
+
+@router.get("/rounds")
+def rounds(session: SessionDep, identity: ViewerDep) -> list[dict[str, Any]]:
+    """Every round the reader may see, in tournament and round order."""
+    return [round_view(r) for r in list_rounds(session) if identity is not None or r.published]
+
+
+@router.get("/rounds/{round_id}")
+def round_detail(session: SessionDep, identity: ViewerDep, round_id: int) -> dict[str, Any]:
+    return round_view(visible_round(session, round_id, identity))
 
 
 @router.get("/rounds/{round_id}/games")
-def round_games(session: SessionDep, round_id: int) -> list[dict[str, Any]]:
+async def round_games(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> list[dict[str, Any]]:
     """Board summaries of a round, in board order."""
-    try:
-        get_round(session, round_id=round_id)
-    except NotFoundError:
-        raise HTTPException(status_code=404, detail=f"no round {round_id}") from None
-    return [
-        game_summary(game, read_log(session, game_id=_id(game)))
-        for game in list_games(session, round_id=round_id)
-    ]
+    round_ = visible_round(session, round_id, identity)
+    cut = public_cut(round_, identity)
+    return [view.summary(view.version_at(cut)) for view in await hub.views.round(round_id)]
 
 
 @router.get(
-    "/rounds/{round_id}/games.pgn",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {PGN_MEDIA_TYPE: {}}}},
+    "/rounds/{round_id}/games.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
 )
-def round_pgn(session: SessionDep, round_id: int) -> PlainTextResponse:
-    """The whole round as one multi-game PGN, in board order."""
-    try:
-        get_round(session, round_id=round_id)
-    except NotFoundError:
-        raise HTTPException(status_code=404, detail=f"no round {round_id}") from None
-    text = render_round(game_pgn(session, game) for game in list_games(session, round_id=round_id))
+async def round_pgn(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> PlainTextResponse:
+    """The whole round as one multi-game PGN, in board order, with ``%clk`` on every move."""
+    round_ = visible_round(session, round_id, identity)
+    text = await hub.views.round_pgn(round_id, public_cut(round_, identity))
     return PlainTextResponse(text, media_type=PGN_MEDIA_TYPE)
 
 
-@router.get("/games")
-def games(session: SessionDep) -> list[dict[str, Any]]:
-    """Board summaries of every game."""
-    return [
-        game_summary(game, read_log(session, game_id=_id(game))) for game in list_games(session)
-    ]
+@router.get(
+    "/rounds/{round_id}/archive.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
+)
+async def round_archive(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> PlainTextResponse:
+    """The round's finished games in the strict seven-tag form (seed 001); games still
+    in progress are left out."""
+    round_ = visible_round(session, round_id, identity)
+    cut = public_cut(round_, identity)
+    games = []
+    for view in await hub.views.round(round_id):
+        version = view.version_at(cut)
+        if view.record(version).result != "*":
+            games.append(view.archive_pgn(version))
+    return PlainTextResponse(render_round(games), media_type=PGN_MEDIA_TYPE)
 
 
 @router.get(
-    "/games/{game_id}.pgn",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {PGN_MEDIA_TYPE: {}}}},
+    "/rounds/{round_id}/skeleton.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
 )
-def pgn(session: SessionDep, game_id: int) -> PlainTextResponse:
+async def round_skeleton(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> PlainTextResponse:
+    """One PGN per pairing with the headers filled and no moves (seed 004, chapter 18)."""
+    visible_round(session, round_id, identity)
+    views = await hub.views.round(round_id)
+    return PlainTextResponse(render_round(view.pgn(0) for view in views), media_type=PGN_MEDIA_TYPE)
+
+
+@router.get("/rounds/{round_id}/stream.pgn", responses=PGN_RESPONSE)
+async def round_pgn_stream(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> StreamingResponse:
+    """A chunked stream: every game of the round first, then each game again, whole,
+    whenever it changes."""
+    round_ = visible_round(session, round_id, identity)
+    return StreamingResponse(_pgn_stream(hub, round_, identity), media_type=PGN_MEDIA_TYPE)
+
+
+async def _pgn_stream(hub: Hub, round_: Round, identity: Identity | None) -> AsyncIterator[str]:
+    assert round_.id is not None
+    sent: dict[int, int] = {}
+    while True:
+        cut = public_cut(round_, identity)
+        chunk = []
+        for view in await hub.views.round(round_.id):
+            version = view.version_at(cut)
+            if sent.get(view.game_id) != version:
+                sent[view.game_id] = version
+                chunk.append(view.pgn(version))
+        if chunk:
+            yield render_round(chunk)
+        await asyncio.sleep(STREAM_POLL_SECONDS)
+
+
+@router.get("/rounds/{round_id}/boards")
+def round_boards(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> list[dict[str, Any]]:
+    """Board health: which electronic board plays which game, and whether it is connected."""
+    round_ = visible_round(session, round_id, identity)
+    eboards = {b.id: b for b in list_eboards(session, tournament_id=round_.tournament_id)}
+    health = []
+    for game in list_games(session, round_id=round_id):
+        assert game.id is not None
+        eboard = eboards.get(game.eboard_id) if game.eboard_id is not None else None
+        health.append(
+            {
+                "game_id": game.id,
+                "board": game.board,
+                "eboard": eboard.number if eboard else None,
+                "url": eboard.url if eboard and identity is not None else None,
+                **hub.board_health(game.id),
+            }
+        )
+    return health
+
+
+@router.get("/games/{game_id}.pgn", **PGN_ROUTE)
+async def game_pgn(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: int
+) -> PlainTextResponse:
     """One game as PGN."""
-    return PlainTextResponse(game_pgn(session, _game(session, game_id)), media_type=PGN_MEDIA_TYPE)
+    view, cut = await _game(hub, session, identity, game_id)
+    return PlainTextResponse(view.pgn(view.version_at(cut)), media_type=PGN_MEDIA_TYPE)
 
 
 @router.get("/games/{game_id}")
-def game(session: SessionDep, game_id: int) -> dict[str, Any]:
-    """One game with its moves."""
-    found = _game(session, game_id)
-    return game_detail(found, read_log(session, game_id=game_id))
+async def game(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: int
+) -> dict[str, Any]:
+    """One game with its moves, claims and alerts."""
+    view, cut = await _game(hub, session, identity, game_id)
+    return view.detail(view.version_at(cut))
 
 
-def _id(game: Game) -> int:
-    assert game.id is not None
-    return game.id
+async def _game(
+    hub: Hub, session: Session, identity: Identity | None, game_id: int
+) -> tuple[GameView, float | None]:
+    try:
+        view = await hub.views.game(game_id)
+    except NotFoundError:
+        raise HTTPException(404, f"no game {game_id}") from None
+    round_ = visible_round(session, view.pairing.game.round_id, identity)
+    return view, public_cut(round_, identity)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -50,6 +51,8 @@ class Member:
         self._ready = asyncio.Event()
         self.closed = False
         self.overflowed = False
+        #: A spectator without a token: subject to the round's transmission delay.
+        self.public = True
         #: Per game, the last version the client already has; older messages are skipped.
         self.sent: dict[int, int] = {}
 
@@ -84,13 +87,28 @@ class Member:
 
 
 class Room:
-    """All clients following one topic."""
+    """All clients following one topic, live or ``delay`` seconds behind."""
 
-    def __init__(self, rooms: Rooms, topic: str) -> None:
+    def __init__(self, rooms: Rooms, topic: str, delay: float = 0.0) -> None:
         self._rooms = rooms
         self.topic = topic
+        self.delay = delay
         self.members: set[Member] = set()
-        self._subscription: Subscription = rooms.bus.subscribe(topic, self._deliver)
+        self._loop = asyncio.get_running_loop()
+        self._pending: set[asyncio.TimerHandle] = set()
+        handler = self._deliver if delay <= 0 else self._hold
+        self._subscription: Subscription = rooms.bus.subscribe(topic, handler)
+
+    def _hold(self, message: Published) -> None:
+        """A delayed room hands each message on when it is ``delay`` seconds old."""
+        wait = message.recorded_at + self.delay - time.time()
+
+        def release() -> None:
+            self._pending.discard(handle)
+            self._deliver(message)
+
+        handle = self._loop.call_later(max(0.0, wait), release)
+        self._pending.add(handle)
 
     def _deliver(self, message: Published) -> None:
         item = Outgoing(message.game_id, message.seq, encode_event(message))
@@ -101,8 +119,18 @@ class Room:
         member.close()
         self.members.discard(member)
         if not self.members:
-            self._subscription.close()
-            self._rooms.forget(self)
+            self.close()
+
+    def close(self) -> None:
+        """Close the room and every member in it (they reconnect and resume)."""
+        for member in tuple(self.members):
+            member.close()
+        self.members.clear()
+        for handle in self._pending:
+            handle.cancel()
+        self._pending.clear()
+        self._subscription.close()
+        self._rooms.forget(self)
 
 
 class Rooms:
@@ -113,17 +141,32 @@ class Rooms:
         self.backlog = backlog
         self._rooms: dict[str, Room] = {}
 
-    def join(self, topic: str) -> Member:
-        room = self._rooms.get(topic)
+    def join(self, topic: str, delay: float = 0.0, *, public: bool = True) -> Member:
+        key = _key(topic, delay)
+        room = self._rooms.get(key)
         if room is None:
-            room = self._rooms[topic] = Room(self, topic)
+            room = self._rooms[key] = Room(self, topic, delay)
         member = Member(room, self.backlog)
+        member.public = public
         room.members.add(member)
         return member
 
     def forget(self, room: Room) -> None:
-        if self._rooms.get(room.topic) is room:
-            del self._rooms[room.topic]
+        key = _key(room.topic, room.delay)
+        if self._rooms.get(key) is room:
+            del self._rooms[key]
+
+    def drop_public(self) -> None:
+        """A delay changed: every public member starts again (they reconnect and get the
+        round as the new delay shows it)."""
+        for room in tuple(self._rooms.values()):
+            for member in tuple(room.members):
+                if member.public:
+                    room.leave(member)
 
     def __len__(self) -> int:
         return len(self._rooms)
+
+
+def _key(topic: str, delay: float) -> str:
+    return topic if delay <= 0 else f"{topic}@{delay:g}"

@@ -5,9 +5,12 @@ from __future__ import annotations
 import contextlib
 import socket
 from collections.abc import Iterator
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+
+from relay.config import Settings
 
 
 class ServeError(OSError):
@@ -22,7 +25,13 @@ class RelayServer(uvicorn.Server):
         yield
 
 
-def make_server(app: FastAPI) -> RelayServer:
+def make_server(app: FastAPI, settings: Settings | None = None) -> RelayServer:
+    """uvicorn for ``app``: HTTPS when the settings name a certificate, and client addresses
+    taken from X-Forwarded-For when they name a trusted reverse proxy."""
+    tls: dict[str, Any] = {}
+    if settings is not None and settings.certfile and settings.keyfile:
+        tls = {"ssl_certfile": str(settings.certfile), "ssl_keyfile": str(settings.keyfile)}
+    proxy = settings.forwarded_allow_ips if settings is not None else None
     # permessage-deflate costs twice the CPU and three times the memory per spectator.
     config = uvicorn.Config(
         app,
@@ -30,6 +39,9 @@ def make_server(app: FastAPI) -> RelayServer:
         ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
+        proxy_headers=proxy is not None,
+        forwarded_allow_ips=proxy,
+        **tls,
     )
     return RelayServer(config)
 
@@ -48,7 +60,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket) -> str:
+def url_of(sock: socket.socket, *, tls: bool = False) -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"{'https' if tls else 'http'}://{shown}:{port}/"

@@ -15,6 +15,8 @@ class Published:
     seq: int
     kind: str
     data: dict[str, Any]
+    #: When the event was committed, Unix seconds (transmission delays count from here).
+    recorded_at: float = 0.0
 
 
 def game_topic(game_id: int) -> str:

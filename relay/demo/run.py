@@ -8,7 +8,7 @@ import logging
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -20,9 +20,17 @@ from relay.api.app import create_app
 from relay.api.server import RelayServer, listen_socket, make_server, url_of
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
-from relay.hub.hub import BoardUnavailableError, Hub
+from relay.domain.formats.event_file import (
+    BoardSetup,
+    EventSetup,
+    PlayerSetup,
+    RoundSetup,
+    TournamentSetup,
+)
+from relay.hub.hub import Hub
 from relay.store.engine import open_store
-from relay.store.games import create_game, create_round, create_tournament
+from relay.store.setup import load_event
+from relay.store.tournaments import list_games, list_rounds
 
 #: The simulated players' thinking time varies by this fraction either way (boardsim's default).
 PLY_JITTER = 0.5
@@ -72,6 +80,33 @@ class Pairing:
 
 def _rating(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
+
+
+def event_setup(pairings: list[Pairing], ports: list[str]) -> EventSetup:
+    """Round 1 of the demo tournament: board ``n`` plays the ``n``-th game on port ``n``.
+
+    The same game may be played on several boards, so every board has its own two players.
+    """
+    players = []
+    for board, pairing in enumerate(pairings, start=1):
+        players.append(PlayerSetup(2 * board - 1, pairing.white, rating=pairing.white_elo))
+        players.append(PlayerSetup(2 * board, pairing.black, rating=pairing.black_elo))
+    return EventSetup(
+        tournament=TournamentSetup(
+            name=f"chess-relay demo {datetime.now().isoformat(timespec='seconds')}",
+            site="boardsim",
+            start_date=date.today(),
+        ),
+        players=tuple(players),
+        boards=tuple(BoardSetup(number, port) for number, port in enumerate(ports, start=1)),
+        rounds=(
+            RoundSetup(
+                number=1,
+                pairings=tuple((2 * b - 1, 2 * b) for b in range(1, len(pairings) + 1)),
+                published=True,
+            ),
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,15 +160,14 @@ class Demo:
         self._engine = open_store(self.settings.db_url)
         pairings = self._load_pairings()
         ports = await self._start_boardsim()
-        self.round_id, game_ids = self._create_round(pairings)
+        self.round_id, game_ids = self._create_round(event_setup(pairings, ports))
         self._hub = Hub(self.settings, self._engine, MemoryBus())
+        failed = await self._hub.attach_round(self.round_id)
+        if failed:
+            raise DemoError("; ".join(failed.values()))
         for number, (game_id, port, pairing) in enumerate(
             zip(game_ids, ports, pairings, strict=True), start=1
         ):
-            try:
-                await self._hub.attach_dgt_board(game_id=game_id, url=port)
-            except BoardUnavailableError as error:
-                raise DemoError(str(error)) from None
             self.boards.append(DemoBoard(number, game_id, port, pairing.white, pairing.black))
         sock = listen_socket(self.settings.host, self.settings.port)
         self._server = make_server(create_app(self.settings, self._hub))
@@ -150,29 +184,13 @@ class Demo:
             raise DemoError(f"{self.options.games}: no games")
         return [pairings[i % len(pairings)] for i in range(self.options.boards)]
 
-    def _create_round(self, pairings: list[Pairing]) -> tuple[int, list[int]]:
+    def _create_round(self, setup: EventSetup) -> tuple[int, list[int]]:
         assert self._engine is not None
         with Session(self._engine) as session:
-            tournament = create_tournament(
-                session, name="chess-relay demo", site="boardsim", start_date=date.today()
-            )
-            assert tournament.id is not None
-            round_ = create_round(session, tournament_id=tournament.id, number=1)
+            report = load_event(session, setup)
+            round_ = list_rounds(session, tournament_id=report.tournament_id)[-1]
             assert round_.id is not None
-            ids = []
-            for board, pairing in enumerate(pairings, start=1):
-                game = create_game(
-                    session,
-                    round_id=round_.id,
-                    board=board,
-                    white=pairing.white,
-                    black=pairing.black,
-                    white_elo=pairing.white_elo,
-                    black_elo=pairing.black_elo,
-                )
-                assert game.id is not None
-                ids.append(game.id)
-            return round_.id, ids
+            return round_.id, [game.id or 0 for game in list_games(session, round_id=round_.id)]
 
     async def _start_boardsim(self) -> list[str]:
         options = self.options

@@ -45,7 +45,8 @@ class BoardSession:
         self._recorder = recorder
         self._loop = asyncio.get_running_loop()
         self._feed = BoardFeed(tracker, self._queue, name=f"game {game_id}")
-        self._finished = tracker.finished
+        #: The game has a result: later events from the board are not recorded into it.
+        self.finished = tracker.finished
         self._outbox: asyncio.Queue[Sequence[GameEvent]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.connected = True
@@ -74,6 +75,11 @@ class BoardSession:
             finally:
                 self.ended.set()
 
+    def restart(self, tracker: PositionTracker) -> None:
+        """Follow the board with a new tracker (the arbiter corrected the game)."""
+        self.tracker = tracker
+        self._feed.tracker = tracker
+
     def _handle(self, event: BoardEvent) -> None:
         if isinstance(event, PositionSnapshot | FieldChange):
             self.connected = True
@@ -87,12 +93,12 @@ class BoardSession:
 
     def _queue(self, events: Sequence[GameEvent]) -> None:
         logged = [event for event in events if is_logged(event)]
-        if self._finished:
+        if self.finished:
             if logged:
                 log.info("game %s has ended; not recording %s", self.game_id, logged)
             return
         if any(isinstance(event, GameEnded) for event in logged):
-            self._finished = True
+            self.finished = True
         if logged:
             self._outbox.put_nowait(logged)
 

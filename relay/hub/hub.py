@@ -19,9 +19,13 @@ from relay.config import Settings
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
 from relay.domain.game.tracker import PositionTracker
+from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.board_session import BoardSession
+from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
-from relay.store.games import get_game, read_events
+from relay.store.event_log import read_events
+from relay.store.models import EBoard
+from relay.store.tournaments import get_eboard, get_game, list_games
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +38,10 @@ class BoardUnavailableError(OSError):
     """The board's port cannot be opened."""
 
 
+class NoBoardAssignedError(LookupError):
+    """The game has no electronic board assigned."""
+
+
 class Hub:
     """Owns the board sessions of one process and the recorder they share."""
 
@@ -42,6 +50,8 @@ class Hub:
         self.engine = engine
         self.bus = bus
         self.recorder = GameRecorder(engine, bus)
+        self.views = GameViews(engine, bus)
+        self.desk = ArbiterDesk(self.recorder, self.views, self.game_changed)
         self.sessions: dict[int, BoardSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
@@ -67,6 +77,50 @@ class Hub:
                 raise BoardUnavailableError(str(error)) from None
 
         return await self._attach(game_id, connect, url)
+
+    async def attach_game(self, game_id: int) -> BoardSession:
+        """Follow the electronic board assigned to the game."""
+
+        def assigned(session: Session) -> EBoard:
+            game = get_game(session, game_id=game_id)
+            if game.eboard_id is None:
+                raise NoBoardAssignedError(f"game {game_id} has no board assigned")
+            return get_eboard(session, eboard_id=game.eboard_id)
+
+        eboard = await self.recorder.run(assigned)
+        return await self.attach_dgt_board(game_id=game_id, url=eboard.url)
+
+    async def attach_round(self, round_id: int) -> dict[int, str]:
+        """Follow every board of the round that has one assigned and is not followed yet.
+
+        Returns the games whose board could not be opened, with the reason; those boards
+        can be attached again later through the API.
+        """
+        games = await self.recorder.run(lambda session: list_games(session, round_id=round_id))
+        failed: dict[int, str] = {}
+        for game in games:
+            assert game.id is not None
+            if game.eboard_id is None or game.id in self.sessions:
+                continue
+            try:
+                await self.attach_game(game.id)
+            except (BoardUnavailableError, BoardInUseError) as error:
+                failed[game.id] = str(error)
+                log.error("game %s: %s", game.id, error)
+        return failed
+
+    def game_changed(self, game_id: int, record: GameRecord) -> None:
+        """An arbiter changed the game: the board following it continues from the change."""
+        session = self.sessions.get(game_id)
+        if session is not None:
+            session.restart(PositionTracker(record.board, settling=self.settings.settling()))
+            session.finished = record.result != "*"
+
+    def board_health(self, game_id: int) -> dict[str, object]:
+        session = self.sessions.get(game_id)
+        if session is None:
+            return {"attached": False, "connected": False, "unsaved": 0}
+        return {"attached": True, "connected": session.connected, "unsaved": session.unsaved}
 
     async def attach_link(self, *, game_id: int, link: BoardLink) -> BoardSession:
         """Follow an already open board link (a bus board, a scripted board) as a game."""
@@ -132,4 +186,5 @@ class Hub:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for link in self._links.values():
             link.close()
+        self.views.close()
         self.recorder.close()

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published
 from relay.domain.game.events import GameEvent, event_data
-from relay.store.games import StoredEvent, append_events
+from relay.store.event_log import StoredEvent, append_events
 
 T = TypeVar("T")
 
@@ -43,16 +43,51 @@ class GameRecorder:
     async def record(
         self, *, round_id: int, game_id: int, events: Sequence[GameEvent]
     ) -> list[StoredEvent]:
-        recorded_at = time.time()
-        pairs = [(event.kind, event_data(event)) for event in events]
-        stored = await self.run(
-            lambda session: append_events(
-                session, game_id=game_id, events=pairs, recorded_at=recorded_at
-            )
+        """Append ``events`` to the game's log, commit, then publish them."""
+        return await self.decide(
+            round_id=round_id, game_id=game_id, work=lambda _: (events, _nothing_else)
         )
-        for item in stored:
-            self._bus.publish(Published(round_id, game_id, item.seq, item.kind, item.data))
+
+    async def decide(
+        self,
+        *,
+        round_id: int,
+        game_id: int,
+        work: Callable[[Session], tuple[Sequence[GameEvent], Callable[[Session], None]]],
+    ) -> list[StoredEvent]:
+        """Decide events from the stored log and append them, on the store thread.
+
+        ``work`` reads what it needs and returns the events plus a function that writes
+        whatever else belongs in the same transaction (an audit entry); it may raise to
+        refuse. Nothing can be appended to the game between its reading and the writing.
+        """
+
+        def in_store(session: Session) -> list[StoredEvent]:
+            events, also = work(session)
+            stored = append_events(
+                session,
+                game_id=game_id,
+                events=[(event.kind, event_data(event)) for event in events],
+                recorded_at=time.time(),
+                commit=False,
+            )
+            also(session)
+            session.commit()
+            return stored
+
+        stored = await self.run(in_store)
+        self.publish(round_id, stored)
         return stored
+
+    def publish(self, round_id: int, stored: Sequence[StoredEvent]) -> None:
+        for item in stored:
+            self._bus.publish(
+                Published(round_id, item.game_id, item.seq, item.kind, item.data, item.recorded_at)
+            )
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
+
+
+def _nothing_else(session: Session) -> None:
+    pass

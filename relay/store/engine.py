@@ -1,4 +1,4 @@
-"""Creating the database engine and schema from a URL."""
+"""Opening the database at a URL, with its schema up to date."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
-from relay.store import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from relay.store.schema import upgrade
 
 
 class StoreError(RuntimeError):
@@ -16,13 +16,13 @@ class StoreError(RuntimeError):
 
 
 def open_store(url: str) -> Engine:
-    """Open the database at ``url`` and create the tables that are missing."""
+    """Open the database at ``url`` and bring its schema up to date."""
     try:
         engine = open_engine(url)
     except (ArgumentError, ImportError) as error:
         raise StoreError(f"bad database URL {url!r}: {error}") from None
     try:
-        create_schema(engine)
+        upgrade(engine)
     except SQLAlchemyError as error:
         engine.dispose()
         raise StoreError(
@@ -51,7 +51,3 @@ def _configure_sqlite(dbapi_connection: Any, _record: object) -> None:
         cursor.execute("PRAGMA busy_timeout=5000")
     finally:
         cursor.close()
-
-
-def create_schema(engine: Engine) -> None:
-    SQLModel.metadata.create_all(engine)

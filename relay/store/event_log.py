@@ -1,23 +1,16 @@
-"""Data functions for tournaments, rounds, games and the per-game event log."""
+"""Each game's append-only event log: numbered from 1 within the game, with no gaps."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from relay.store.models import Game, GameEventRow, Round, Tournament
-
-RowT = TypeVar("RowT", Game, Round, Tournament)
-
-
-class NotFoundError(LookupError):
-    """The asked-for row does not exist."""
+from relay.store.models import Game, GameEventRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,94 +24,21 @@ class StoredEvent:
     recorded_at: float
 
 
-def create_tournament(
-    session: Session, *, name: str, site: str = "?", start_date: date | None = None
-) -> Tournament:
-    tournament = Tournament(name=name, site=site, start_date=start_date)
-    session.add(tournament)
-    session.commit()
-    session.refresh(tournament)
-    return tournament
-
-
-def create_round(session: Session, *, tournament_id: int, number: int) -> Round:
-    round_ = Round(tournament_id=tournament_id, number=number)
-    session.add(round_)
-    session.commit()
-    session.refresh(round_)
-    return round_
-
-
-def create_game(
-    session: Session,
-    *,
-    round_id: int,
-    board: int,
-    white: str,
-    black: str,
-    white_elo: int | None = None,
-    black_elo: int | None = None,
-) -> Game:
-    game = Game(
-        round_id=round_id,
-        board=board,
-        white=white,
-        black=black,
-        white_elo=white_elo,
-        black_elo=black_elo,
-    )
-    session.add(game)
-    session.commit()
-    session.refresh(game)
-    return game
-
-
-def get_game(session: Session, *, game_id: int) -> Game:
-    return _get(session, Game, game_id)
-
-
-def get_round(session: Session, *, round_id: int) -> Round:
-    return _get(session, Round, round_id)
-
-
-def get_tournament(session: Session, *, tournament_id: int) -> Tournament:
-    return _get(session, Tournament, tournament_id)
-
-
-def _get(session: Session, model: type[RowT], key: int) -> RowT:
-    row = session.get(model, key)
-    if row is None:
-        raise NotFoundError(f"{model.__name__.lower()} {key}")
-    return row
-
-
-def list_rounds(session: Session) -> Sequence[Round]:
-    return session.exec(select(Round).order_by(col(Round.tournament_id), col(Round.number))).all()
-
-
-def list_games(session: Session, *, round_id: int | None = None) -> Sequence[Game]:
-    query = select(Game).order_by(col(Game.round_id), col(Game.board))
-    if round_id is not None:
-        query = query.where(Game.round_id == round_id)
-    return session.exec(query).all()
-
-
 def append_events(
     session: Session,
     *,
     game_id: int,
     events: Sequence[tuple[str, Mapping[str, Any]]],
     recorded_at: float,
+    commit: bool = True,
 ) -> list[StoredEvent]:
-    """Append ``(kind, data)`` events to a game's log and commit them as one transaction.
+    """Append ``(kind, data)`` events to a game's log and commit them as one transaction
+    (or leave the commit to the caller, who has more to write with them).
 
     Sequence numbers continue the game's log. The unique (game, seq) constraint makes a
     second writer fail rather than fork the log.
     """
-    last = session.exec(
-        select(func.max(GameEventRow.seq)).where(GameEventRow.game_id == game_id)
-    ).one()
-    seq = last or 0
+    seq = last_seq(session, game_id=game_id)
     stored: list[StoredEvent] = []
     for kind, data in events:
         seq += 1
@@ -131,7 +51,10 @@ def append_events(
         )
         session.add(row)
         stored.append(StoredEvent(game_id, seq, kind, dict(data), recorded_at))
-    session.commit()
+    if commit:
+        session.commit()
+    else:
+        session.flush()
     return stored
 
 
@@ -142,7 +65,30 @@ def read_events(session: Session, *, game_id: int, after: int = 0) -> list[Store
         .where(GameEventRow.game_id == game_id, GameEventRow.seq > after)
         .order_by(col(GameEventRow.seq))
     ).all()
-    return [
-        StoredEvent(row.game_id, row.seq, row.kind, json.loads(row.data), row.recorded_at)
-        for row in rows
-    ]
+    return [_stored(row) for row in rows]
+
+
+def read_round_events(session: Session, *, round_id: int) -> dict[int, list[StoredEvent]]:
+    """The logs of every game of a round in one query, by game id (empty logs included)."""
+    ids = session.exec(select(Game.id).where(Game.round_id == round_id)).all()
+    logs: dict[int, list[StoredEvent]] = {game_id: [] for game_id in ids if game_id is not None}
+    rows = session.exec(
+        select(GameEventRow)
+        .join(Game, col(Game.id) == col(GameEventRow.game_id))
+        .where(Game.round_id == round_id)
+        .order_by(col(GameEventRow.game_id), col(GameEventRow.seq))
+    ).all()
+    for row in rows:
+        logs[row.game_id].append(_stored(row))
+    return logs
+
+
+def last_seq(session: Session, *, game_id: int) -> int:
+    last = session.exec(
+        select(func.max(GameEventRow.seq)).where(GameEventRow.game_id == game_id)
+    ).one()
+    return last or 0
+
+
+def _stored(row: GameEventRow) -> StoredEvent:
+    return StoredEvent(row.game_id, row.seq, row.kind, json.loads(row.data), row.recorded_at)

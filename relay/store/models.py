@@ -1,8 +1,12 @@
-"""The tables. One class per entity; the event log is :class:`GameEventRow`."""
+"""The tables. One class per entity; a game's moves and result live only in its event log.
+
+The schema is created and changed by the migrations in :mod:`relay.store.migrations`; a test
+checks that they build exactly these tables.
+"""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -13,6 +17,24 @@ class Tournament(SQLModel, table=True):
     name: str
     site: str = "?"
     start_date: date | None = None
+    end_date: date | None = None
+    #: PGN standard syntax, for example ``40/5400+30:1800+30``.
+    time_control: str | None = None
+    rounds_planned: int | None = None
+
+
+class Player(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("tournament_id", "start_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    start_number: int
+    name: str  # "Family, Given"
+    fide_id: int | None = None
+    title: str | None = None
+    rating: int | None = None
+    federation: str | None = None
+    team: str | None = None
 
 
 class Round(SQLModel, table=True):
@@ -21,20 +43,37 @@ class Round(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int = Field(foreign_key="tournament.id", index=True)
     number: int
+    starts_at: datetime | None = None
+    #: Public views and public PGN show the round as it was this many seconds ago.
+    delay_seconds: int = 0
+    published: bool = False
+
+
+class EBoard(SQLModel, table=True):
+    """An electronic board of the venue: which driver reads it, on which port."""
+
+    __tablename__ = "eboard"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    number: int
+    driver: str = "dgt"
+    url: str
 
 
 class Game(SQLModel, table=True):
-    """A pairing on a board. Moves and result come from the game's event log."""
+    """A pairing on a board of a round. Moves and result come from the game's event log."""
 
     __table_args__ = (UniqueConstraint("round_id", "board"),)
 
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", index=True)
     board: int
-    white: str
-    black: str
-    white_elo: int | None = None
-    black_elo: int | None = None
+    white_id: int = Field(foreign_key="player.id")
+    black_id: int = Field(foreign_key="player.id")
+    #: The electronic board that plays this game, when one is assigned.
+    eboard_id: int | None = Field(default=None, foreign_key="eboard.id")
 
 
 class GameEventRow(SQLModel, table=True):
@@ -49,3 +88,38 @@ class GameEventRow(SQLModel, table=True):
     kind: str
     data: str  # JSON object
     recorded_at: float  # Unix seconds
+
+
+class User(SQLModel, table=True):
+    """Someone who may change things: an operator, an arbiter or an admin."""
+
+    __tablename__ = "relay_user"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    role: str
+
+
+class Token(SQLModel, table=True):
+    """An API token; only its SHA-256 digest is stored."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="relay_user.id", index=True)
+    digest: str = Field(unique=True)
+    created_at: float
+    revoked_at: float | None = None
+
+
+class AuditEntry(SQLModel, table=True):
+    """Who did what, when and why."""
+
+    __tablename__ = "audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: float
+    user: str
+    role: str
+    action: str
+    target: str
+    reason: str = ""
+    detail: str = "{}"  # JSON object

@@ -89,7 +89,7 @@ def demo_url(tmp_path) -> Iterator[str]:
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    assert Path(CHROMIUM).exists(), "install Debian chromium: make browser-deps"
+    assert Path(CHROMIUM).exists(), "install Debian chromium: make system-deps"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -32,8 +32,9 @@ from relay.bus.messages import Published, game_topic
 from relay.config import Settings
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
-from relay.store.games import create_game, create_round, create_tournament, read_events
+from relay.store.event_log import read_events
 from tests.e2e.test_dgt_wire import corpus
+from tests.pairings import paired_round
 
 PACE = Pace(ply_seconds=0.2, touch_seconds=0.01, jitter=0.5)
 SETTLE = 0.04
@@ -74,15 +75,7 @@ async def players_go_on(board: VirtualBoard) -> None:
 async def relay_hub(tmp_path: Path, boards: int) -> AsyncIterator[tuple[Hub, list[int]]]:
     engine = open_store(f"sqlite:///{tmp_path / 'unplug.db'}")
     with Session(engine) as session:
-        tournament = create_tournament(session, name="Unplug test")
-        assert tournament.id is not None
-        round_ = create_round(session, tournament_id=tournament.id, number=1)
-        assert round_.id is not None
-        ids = []
-        for board in range(1, boards + 1):
-            game = create_game(session, round_id=round_.id, board=board, white="W", black="B")
-            assert game.id is not None
-            ids.append(game.id)
+        _, ids = paired_round(session, games=boards, name="Unplug test")
     hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
     try:
         yield hub, ids
@@ -181,13 +174,7 @@ async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path
     moves = corpus()[11]  # Nepomniachtchi - Ding, WCh 2023 game 3: 60 plies
     engine = open_store(f"sqlite:///{tmp_path / 'restart.db'}")
     with Session(engine) as session:
-        tournament = create_tournament(session, name="Restart test")
-        assert tournament.id is not None
-        round_ = create_round(session, tournament_id=tournament.id, number=1)
-        assert round_.id is not None
-        game = create_game(session, round_id=round_.id, board=1, white="W", black="B")
-        assert game.id is not None
-        game_id = game.id
+        _, (game_id,) = paired_round(session, name="Restart test")
     link = PtyLink(board_with_clock(3))
     try:
         first = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())

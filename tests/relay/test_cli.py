@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 
 import pytest
 
@@ -49,26 +52,36 @@ def test_port_in_use_is_a_clear_error(capsys, tmp_path):
     assert "cannot listen" in capsys.readouterr().err
 
 
-def test_serve_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
-    command = [sys.executable, "-m", "relay.cli", "serve", "--port", "0"]
-    command += ["--db", f"sqlite:///{tmp_path / 'serve.db'}"]
+@contextlib.contextmanager
+def serving(tmp_path, *args: str) -> Iterator[tuple[str, list[str]]]:
+    """``relay serve ARGS`` in a subprocess: yields its URL and the lines printed before
+    it; stops it with Ctrl-C afterwards and checks that it stopped cleanly."""
+    command = [sys.executable, "-m", "relay.cli", "serve", "--port", "0", *args]
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
     ) as process:
         assert process.stdout is not None
         assert process.stderr is not None
         try:
-            banner = process.stdout.readline()
-            found = re.search(r"hub on (http://\S+) ", banner)
-            assert found, banner + process.stderr.read()
-            with urllib.request.urlopen(f"{found.group(1)}api/health", timeout=10) as reply:
-                assert json.load(reply) == {"status": "ok"}
+            before = []
+            while (line := process.stdout.readline()) and "hub on" not in line:
+                before.append(line)
+            found = re.search(r"hub on (https?://\S+) ", line)
+            assert found, "".join(before) + line + process.stderr.read()
+            yield found.group(1), before
         finally:
             process.send_signal(signal.SIGINT)
             code = process.wait(timeout=30)
         errors = process.stderr.read()
     assert code == 0, errors
     assert "Traceback" not in errors
+
+
+def test_serve_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
+    with serving(tmp_path, "--db", f"sqlite:///{tmp_path / 'serve.db'}") as (url, _):
+        reply = urllib.request.urlopen(f"{url}api/health", timeout=10)
+        with reply:
+            assert json.load(reply) == {"status": "ok"}
     assert (tmp_path / "serve.db").is_file()
 
 
@@ -78,3 +91,65 @@ def test_unusable_database_is_a_clear_error(capsys, tmp_path):
     assert "relay: cannot open database" in capsys.readouterr().err
     assert main(["serve", "--port", "0", "--db", "nosuch://x"]) == 1
     assert "relay: bad database URL" in capsys.readouterr().err
+
+
+def test_tokens_created_listed_and_revoked(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    assert main(["token", "create", "--role", "arbiter", "--user", "Jane", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    token = out.strip()
+    assert token.startswith("rly_")
+    assert "shown only once" in err
+    assert main(["token", "list", "--db", db]) == 0
+    assert capsys.readouterr().out == "Jane\tarbiter\n"
+    assert main(["token", "revoke", "--user", "Jane", "--db", db]) == 0
+    assert "revoked 1 token" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["token", "create", "--role", "king", "--user", "X", "--db", db])
+
+
+def test_backup_and_restore_commands(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'live.db'}"
+    assert main(["token", "create", "--role", "admin", "--user", "A", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["backup", "--db", db, "--to", str(tmp_path / "copies"), "--keep", "2"]) == 0
+    made = capsys.readouterr().out.split(" to ")[-1].strip()
+    restored = f"sqlite:///{tmp_path / 'restored.db'}"
+    assert main(["restore", made, "--db", restored]) == 0
+    assert main(["token", "list", "--db", restored]) == 0
+    assert "A\tadmin" in capsys.readouterr().out
+    assert main(["restore", str(tmp_path / "nothing.db"), "--db", restored]) == 1
+    assert "relay: no backup" in capsys.readouterr().err
+
+
+def test_a_bad_event_file_is_a_clear_error(capsys, tmp_path):
+    event = tmp_path / "event.toml"
+    event.write_text('[tournament]\nname = "X"\n[[round]]\nnumber = 1\npairings = [[1, 2]]\n')
+    assert main(["serve", str(event), "--port", "0", "--db", f"sqlite:///{tmp_path / 'e.db'}"]) == 1
+    assert "event.toml: round 1, board 1: no player with number 1" in capsys.readouterr().err
+    assert main(["serve", str(tmp_path / "none.toml"), "--port", "0"]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_serve_loads_an_event_file_over_tls(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         "/CN=localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    event = tmp_path / "event.toml"
+    event.write_text(
+        '[tournament]\nname = "TLS Open"\n'
+        '[[player]]\nnumber = 1\nname = "A, B"\n[[player]]\nnumber = 2\nname = "C, D"\n'
+        "[[round]]\nnumber = 1\npairings = [[1, 2]]\n"
+    )
+    args = [str(event), "--db", f"sqlite:///{tmp_path / 'tls.db'}"]
+    args += ["--certfile", str(cert), "--keyfile", str(key)]
+    with serving(tmp_path, *args) as (url, before):
+        assert "added 2 players, 0 boards, 1 rounds, 1 games" in "".join(before)
+        assert url.startswith("https://")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        with urllib.request.urlopen(f"{url}api/rounds", timeout=10, context=context) as reply:
+            assert [r["number"] for r in json.load(reply)] == [1]

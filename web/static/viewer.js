@@ -7,6 +7,7 @@ const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const games = new Map();
 let roundId = null;
 let retryMs = 500;
+let socket = null;
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -57,8 +58,10 @@ function card(game) {
   return root;
 }
 
-function playerLine(node, name, elo) {
-  node.replaceChildren(el("span", "name", name), el("span", "elo", elo ? String(elo) : ""));
+function playerLine(node, player) {
+  const name = player.title ? `${player.title} ${player.name}` : player.name;
+  node.replaceChildren(
+    el("span", "name", name), el("span", "elo", player.rating ? String(player.rating) : ""));
 }
 
 function render(game) {
@@ -70,8 +73,8 @@ function render(game) {
     document.getElementById("boards").insertBefore(root, after || null);
   }
   root.dataset.ply = game.ply;
-  playerLine(root.querySelector(".white"), game.white, game.white_elo);
-  playerLine(root.querySelector(".black"), game.black, game.black_elo);
+  playerLine(root.querySelector(".white"), game.white);
+  playerLine(root.querySelector(".black"), game.black);
   const cells = placement(game.fen);
   const last = game.last_move ? [game.last_move.slice(0, 2), game.last_move.slice(2, 4)] : [];
   root.querySelectorAll(".sq").forEach((sq, i) => {
@@ -86,7 +89,8 @@ function render(game) {
   root.querySelector(".last-move").textContent = lastText;
   root.querySelector(".result").textContent = game.result === "*" ? "" : game.result;
   root.querySelector(".board").setAttribute(
-    "aria-label", `Board ${game.board}, ${game.white} against ${game.black}, ${lastText}`);
+    "aria-label",
+    `Board ${game.board}, ${game.white.name} against ${game.black.name}, ${lastText}`);
 }
 
 function apply(message) {
@@ -105,8 +109,12 @@ function apply(message) {
     Object.assign(game, { fen: d.fen, ply: d.ply, last_move: null, last_san: null });
   } else if (message.kind === "new-game" && game.result === "*") {
     Object.assign(game, { fen: START_FEN, ply: 0, last_move: null, last_san: null });
-  } else if (message.kind === "end") {
+  } else if (message.kind === "end" || message.kind === "result") {
     game.result = d.result;
+  } else if (message.kind === "arbiter-correction") {
+    // An arbiter rewrote the moves: start again from a fresh snapshot.
+    if (socket) socket.close();
+    return;
   }
   render(game);
 }
@@ -119,7 +127,7 @@ function setStatus(live) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/rounds/${roundId}/stream`);
+  socket = new WebSocket(`${scheme}://${location.host}/api/rounds/${roundId}/stream`);
   socket.onopen = () => { retryMs = 500; setStatus(true); };
   socket.onmessage = (event) => apply(JSON.parse(event.data));
   socket.onclose = () => {

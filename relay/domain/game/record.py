@@ -17,8 +17,11 @@ from relay.domain.game.events import (
     IllegalMoveCompleted,
     MoveCorrected,
     MoveMade,
+    MovesReplaced,
     NewGame,
     ResultProposed,
+    ResultSet,
+    ResultVerified,
     TakenBack,
     Waiting,
 )
@@ -41,6 +44,10 @@ class GameRecord:
     illegal_moves: list[IllegalMoveCompleted] = field(default_factory=list)
     alerts: list[ArbiterAlert] = field(default_factory=list)
     restarts: int = 0
+    #: Who set the result when an arbiter did; None for a result from the board.
+    result_by: str | None = None
+    #: The arbiter confirmed the current result (seed 004, ch. 17 item 14).
+    verified: bool = False
 
     @classmethod
     def from_events(cls, events: Iterable[GameEvent]) -> GameRecord:
@@ -70,6 +77,17 @@ class GameRecord:
             self.illegal_moves.append(event)
         elif isinstance(event, ArbiterAlert):
             self.alerts.append(event)
+        elif isinstance(event, ResultSet):
+            self.result = event.result
+            self.termination = None if event.result == "*" else "arbiter"
+            self.result_by = event.by
+            self.verified = False
+        elif isinstance(event, ResultVerified):
+            if event.result != self.result:
+                raise GameLogError(f"verified {event.result}, but the result is {self.result}")
+            self.verified = True
+        elif isinstance(event, MovesReplaced):
+            self._replace(event)
         elif isinstance(event, Waiting | BoardRotated):
             pass  # notices: nothing in the game depends on them
 
@@ -91,6 +109,22 @@ class GameRecord:
             self.board.pop()
             self.moves.pop()
         self.claims = ()
+
+    def _replace(self, event: MovesReplaced) -> None:
+        self._take_back(event.ply - 1)
+        for ply, uci in enumerate(event.uci, start=event.ply):
+            try:
+                move = self.board.parse_uci(uci)
+            except ValueError as error:
+                raise GameLogError(f"ply {ply}: {error}") from None
+            san = self.board.san(move)
+            self.board.push(move)
+            self.moves.append(MoveMade(ply, uci, san, self.board.fen(), event.at))
+        if self.result_by is None:
+            # The board's result belonged to the moves that were replaced.
+            self.result, self.termination = "*", None
+        self.verified = False
+        self.proposed_result = None
 
     def _restart(self) -> None:
         """The board was reset before the game had a result: it starts again."""

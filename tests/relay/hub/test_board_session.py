@@ -23,22 +23,16 @@ from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_session import BoardSession
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub
 from relay.hub.recorder import GameRecorder
-from relay.store.engine import create_schema, open_engine
-from relay.store.games import (
-    append_events,
-    create_game,
-    create_round,
-    create_tournament,
-    read_events,
-)
+from relay.store.engine import open_store
+from relay.store.event_log import append_events, read_events
+from tests.pairings import paired_round
 
 SETTLE = 0.01
 
 
 @pytest.fixture
 def engine(tmp_path) -> Iterator[Engine]:
-    engine = open_engine(f"sqlite:///{tmp_path / 'hub.db'}")
-    create_schema(engine)
+    engine = open_store(f"sqlite:///{tmp_path / 'hub.db'}")
     yield engine
     engine.dispose()
 
@@ -46,13 +40,8 @@ def engine(tmp_path) -> Iterator[Engine]:
 @pytest.fixture
 def game_id(engine) -> int:
     with Session(engine) as session:
-        tournament = create_tournament(session, name="Hub test")
-        assert tournament.id is not None
-        round_ = create_round(session, tournament_id=tournament.id, number=1)
-        assert round_.id is not None
-        game = create_game(session, round_id=round_.id, board=1, white="A", black="B")
-        assert game.id is not None
-        return game.id
+        _, (game,) = paired_round(session, name="Hub test")
+        return game
 
 
 def position_of(board: chess.BaseBoard) -> Position:

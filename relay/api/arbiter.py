@@ -1,0 +1,148 @@
+"""The arbiter's routes: results, verification, move corrections, rounds.
+
+Every route needs an arbiter (or admin) token, and every action is audited with who, when
+and why. Refusals say what is wrong: 404 for what does not exist, 409 for an action that does
+not fit the game as it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from relay.api.deps import ArbiterDep, HubDep, SessionDep
+from relay.api.games import round_view
+from relay.api.rooms import Rooms
+from relay.domain.formats.event_file import MAX_DELAY_SECONDS
+from relay.domain.game.arbiter import ArbiterActionError
+from relay.hub.arbiter_desk import GameChange
+from relay.store.access import read_audit
+from relay.store.tournaments import NotFoundError
+
+router = APIRouter(prefix="/api", tags=["arbiter"])
+
+
+class ResultIn(BaseModel):
+    result: str = Field(description='"1-0", "0-1", "1/2-1/2", or "*" to reopen the game')
+    reason: str = Field(default="", description="why, for the audit trail")
+
+
+class VerifyIn(BaseModel):
+    result: str = Field(description="the result being confirmed, as the arbiter sees it")
+
+
+class MovesIn(BaseModel):
+    ply: int = Field(ge=1, description="first ply to replace (1 = White's first move)")
+    san: list[str] = Field(description="the moves from that ply on, in SAN; empty takes back")
+    reason: str = Field(default="", description="why, for the audit trail")
+
+
+class DelayIn(BaseModel):
+    seconds: int = Field(ge=0, le=MAX_DELAY_SECONDS)
+    reason: str = ""
+
+
+class PublishIn(BaseModel):
+    published: bool = True
+
+
+@contextmanager
+def _refusals(what: str) -> Iterator[None]:
+    """The desk's refusals as HTTP answers: 404 for ``what`` missing, 409 for a misfit."""
+    try:
+        yield
+    except NotFoundError:
+        raise HTTPException(404, f"no {what}") from None
+    except ArbiterActionError as error:
+        raise HTTPException(409, str(error)) from None
+
+
+def _changed(change: GameChange) -> dict[str, Any]:
+    record = change.record
+    return {
+        "game_id": change.game_id,
+        "v": change.stored[-1].seq if change.stored else None,
+        "result": record.result,
+        "verified": record.verified,
+        "ply": len(record.moves),
+        "fen": record.board.fen(),
+    }
+
+
+@router.post("/games/{game_id}/result")
+async def enter_result(
+    hub: HubDep, who: ArbiterDep, game_id: int, body: ResultIn
+) -> dict[str, Any]:
+    """Enter or change the game's result (it overrides the board's)."""
+    with _refusals(f"game {game_id}"):
+        change = await hub.desk.set_result(
+            game_id=game_id, result=body.result, who=who, reason=body.reason
+        )
+    return _changed(change)
+
+
+@router.post("/games/{game_id}/verify")
+async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> dict[str, Any]:
+    """Confirm the game's result; public standings count verified results only."""
+    with _refusals(f"game {game_id}"):
+        change = await hub.desk.verify(game_id=game_id, result=body.result, who=who)
+    return _changed(change)
+
+
+@router.post("/games/{game_id}/moves")
+async def correct_moves(
+    hub: HubDep, who: ArbiterDep, game_id: int, body: MovesIn
+) -> dict[str, Any]:
+    """Replace the moves from a ply on (the scoresheets disagree with the board)."""
+    with _refusals(f"game {game_id}"):
+        change = await hub.desk.replace_moves(
+            game_id=game_id, ply=body.ply, san=body.san, who=who, reason=body.reason
+        )
+    return _changed(change)
+
+
+@router.post("/rounds/{round_id}/publish")
+async def publish(
+    request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: PublishIn
+) -> dict[str, Any]:
+    """Show the round to the public (or hide it again)."""
+    with _refusals(f"round {round_id}"):
+        round_ = await hub.desk.publish(round_id=round_id, published=body.published, who=who)
+    rooms: Rooms = request.app.state.rooms
+    rooms.drop_public()
+    return round_view(round_)
+
+
+@router.put("/rounds/{round_id}/delay")
+async def set_delay(
+    request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: DelayIn
+) -> dict[str, Any]:
+    """The round's transmission delay for public views and public PGN (0-3600 s)."""
+    with _refusals(f"round {round_id}"):
+        round_ = await hub.desk.set_delay(
+            round_id=round_id, seconds=body.seconds, who=who, reason=body.reason
+        )
+    rooms: Rooms = request.app.state.rooms
+    rooms.drop_public()
+    return round_view(round_)
+
+
+@router.get("/audit")
+def audit_trail(session: SessionDep, who: ArbiterDep, limit: int = 100) -> list[dict[str, Any]]:
+    """The latest actions, newest first: who, when, what, on what, why."""
+    return [
+        {
+            "at": entry.at,
+            "user": entry.user,
+            "role": entry.role,
+            "action": entry.action,
+            "target": entry.target,
+            "reason": entry.reason,
+            "detail": entry.detail,
+        }
+        for entry in read_audit(session, limit=min(max(limit, 1), 1000))
+    ]

@@ -1,0 +1,54 @@
+"""The operator's routes: attaching electronic boards to games and taking them off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from relay.api.deps import HubDep, OperatorDep
+from relay.hub.hub import BoardInUseError, BoardUnavailableError, NoBoardAssignedError
+from relay.store.tournaments import ConflictError, NotFoundError
+
+router = APIRouter(prefix="/api", tags=["boards"])
+
+
+class AssignIn(BaseModel):
+    eboard_id: int | None = Field(description="the electronic board, or null to unassign")
+
+
+@router.put("/games/{game_id}/board")
+async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) -> dict[str, Any]:
+    """Assign an electronic board of the tournament to the game."""
+    try:
+        game = await hub.desk.assign(game_id=game_id, eboard_id=body.eboard_id, who=who)
+    except NotFoundError as error:
+        raise HTTPException(404, f"no {error}") from None
+    except ConflictError as error:
+        raise HTTPException(409, str(error)) from None
+    return {"game_id": game.id, "eboard_id": game.eboard_id}
+
+
+@router.post("/games/{game_id}/attach")
+async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
+    """Start following the game's assigned board."""
+    try:
+        await hub.attach_game(game_id)
+    except NotFoundError:
+        raise HTTPException(404, f"no game {game_id}") from None
+    except (NoBoardAssignedError, BoardInUseError) as error:
+        raise HTTPException(409, str(error)) from None
+    except BoardUnavailableError as error:
+        raise HTTPException(503, str(error)) from None
+    return {"game_id": game_id, **hub.board_health(game_id)}
+
+
+@router.post("/games/{game_id}/detach")
+async def detach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
+    """Stop following the game's board; what it decided is saved first."""
+    try:
+        await hub.detach(game_id)
+    except KeyError:
+        raise HTTPException(409, f"game {game_id} has no board attached") from None
+    return {"game_id": game_id, **hub.board_health(game_id)}

@@ -1,0 +1,50 @@
+"""The arbiter's actions on a game, checked against its record before they are logged."""
+
+from __future__ import annotations
+
+import chess
+
+from relay.domain.game.events import MovesReplaced, ResultSet, ResultVerified
+from relay.domain.game.record import GameRecord
+
+RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
+
+
+class ArbiterActionError(ValueError):
+    """An action that does not fit the game (an illegal move, a result to verify that is not
+    there); the message is for the arbiter."""
+
+
+def set_result(record: GameRecord, *, result: str, by: str, reason: str, at: float) -> ResultSet:
+    if result not in RESULTS:
+        raise ArbiterActionError(f"result {result!r} is not one of {sorted(RESULTS)}")
+    return ResultSet(result=result, by=by, reason=reason, at=at)
+
+
+def verify_result(record: GameRecord, *, result: str, by: str, at: float) -> ResultVerified:
+    """Confirm the result the game has now; ``result`` guards against verifying a stale one."""
+    if record.result == "*":
+        raise ArbiterActionError("the game has no result to verify")
+    if result != record.result:
+        raise ArbiterActionError(f"the game's result is {record.result}, not {result}")
+    return ResultVerified(result=result, by=by, at=at)
+
+
+def replace_moves(
+    record: GameRecord, *, ply: int, san: list[str], by: str, reason: str, at: float
+) -> MovesReplaced:
+    """Replace the moves from ``ply`` (1 = White's first) with ``san``; empty takes back."""
+    if not 1 <= ply <= len(record.moves) + 1:
+        raise ArbiterActionError(f"ply {ply} is not in a game of {len(record.moves)} plies")
+    board = chess.Board()
+    for played in record.moves[: ply - 1]:
+        board.push_uci(played.uci)
+    uci: list[str] = []
+    for number, text in enumerate(san, start=ply):
+        try:
+            move = board.parse_san(text)
+        except ValueError:
+            raise ArbiterActionError(f"ply {number}: {text!r} is not a legal move here") from None
+        uci.append(move.uci())
+        board.push(move)
+    return MovesReplaced(ply=ply, uci=tuple(uci), by=by, reason=reason, at=at)

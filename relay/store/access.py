@@ -1,0 +1,117 @@
+"""Users, their API tokens and the audit trail of what they did.
+
+A token is shown once, when it is made; the database keeps only its SHA-256 digest. Tokens
+carry 256 random bits, so a fast digest is enough: there is nothing to guess.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from relay.store.models import AuditEntry, Token, User
+
+#: From least to most: each role may do what the ones before it may.
+ROLES = ("operator", "arbiter", "admin")
+TOKEN_PREFIX = "rly_"
+
+
+class UnknownRoleError(ValueError):
+    """A role that is not one of :data:`ROLES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who presented a valid token."""
+
+    user: str
+    role: str
+
+    def may(self, role: str) -> bool:
+        return ROLES.index(self.role) >= ROLES.index(role)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(session: Session, *, user: str, role: str) -> str:
+    """A new token for ``user`` (created with ``role`` if new; its role updated if not)."""
+    if role not in ROLES:
+        raise UnknownRoleError(f"role {role!r} is not one of {', '.join(ROLES)}")
+    row = session.exec(select(User).where(User.name == user)).first()
+    if row is None:
+        row = User(name=user, role=role)
+    row.role = role
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    session.add(Token(user_id=row.id, digest=digest(token), created_at=time.time()))
+    session.commit()
+    return token
+
+
+def identify(session: Session, token: str) -> Identity | None:
+    """The user a token belongs to, or None for an unknown or revoked token."""
+    row = session.exec(
+        select(User)
+        .join(Token, col(Token.user_id) == col(User.id))
+        .where(Token.digest == digest(token), col(Token.revoked_at).is_(None))
+    ).first()
+    return None if row is None else Identity(row.name, row.role)
+
+
+def revoke_tokens(session: Session, *, user: str) -> int:
+    """Revoke every live token of ``user``; returns how many there were."""
+    tokens = session.exec(
+        select(Token)
+        .join(User, col(Token.user_id) == col(User.id))
+        .where(User.name == user, col(Token.revoked_at).is_(None))
+    ).all()
+    now = time.time()
+    for token in tokens:
+        token.revoked_at = now
+        session.add(token)
+    session.commit()
+    return len(tokens)
+
+
+def list_users(session: Session) -> Sequence[User]:
+    return session.exec(select(User).order_by(col(User.name))).all()
+
+
+def audit(
+    session: Session,
+    *,
+    who: Identity,
+    action: str,
+    target: str,
+    reason: str = "",
+    detail: Mapping[str, Any] | None = None,
+    commit: bool = True,
+) -> AuditEntry:
+    entry = AuditEntry(
+        at=time.time(),
+        user=who.user,
+        role=who.role,
+        action=action,
+        target=target,
+        reason=reason,
+        detail=json.dumps(dict(detail or {}), separators=(",", ":")),
+    )
+    session.add(entry)
+    if commit:
+        session.commit()
+    return entry
+
+
+def read_audit(session: Session, *, limit: int = 100) -> Sequence[AuditEntry]:
+    return session.exec(select(AuditEntry).order_by(col(AuditEntry.id).desc()).limit(limit)).all()

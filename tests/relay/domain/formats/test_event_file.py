@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from relay.domain.formats.event_file import EventFileError, parse_event_file
+
+EXAMPLE = """
+[tournament]
+name = "Prague Open 2026"
+site = "Prague CZE"
+start_date = 2026-11-21
+end_date = 2026-11-29
+time_control = "40/5400+30:1800+30"
+rounds = 9
+
+[[player]]
+number = 1
+name = "Navara, David"
+fide_id = 309095
+title = "GM"
+rating = 2680
+federation = "cze"
+team = "Czechia"
+
+[[player]]
+number = 2
+name = "Laznicka, Viktor"
+
+[[board]]
+number = 1
+url = "/dev/ttyACM0"
+
+[[round]]
+number = 1
+starts = 2026-11-21T15:00:00+01:00
+delay = 900
+pairings = [[2, 1]]
+"""
+
+
+def test_the_documented_example_reads_back():
+    setup = parse_event_file(EXAMPLE)
+    assert setup.tournament.name == "Prague Open 2026"
+    assert setup.tournament.start_date == date(2026, 11, 21)
+    assert setup.tournament.rounds == 9
+    navara = setup.players[0]
+    assert (navara.fide_id, navara.title, navara.federation) == (309095, "GM", "CZE")
+    assert setup.players[1].rating is None
+    assert (setup.boards[0].driver, setup.boards[0].url) == ("dgt", "/dev/ttyACM0")
+    round_ = setup.rounds[0]
+    assert round_.pairings == ((2, 1),)
+    assert round_.delay == 900
+    assert round_.published is True
+    assert round_.starts == datetime(2026, 11, 21, 15, tzinfo=timezone(timedelta(hours=1)))
+    assert round_.starts.astimezone(UTC).hour == 14
+
+
+def test_the_module_documentation_is_a_valid_event_file():
+    from relay.domain.formats import event_file
+
+    assert event_file.__doc__ is not None
+    body = event_file.__doc__.split("\n\n", 1)[1].split("\nParsing is strict")[0]
+    text = "\n".join(line[4:] for line in body.splitlines())
+    setup = parse_event_file(text)
+    assert [p.name for p in setup.players] == ["Navara, David", "Laznicka, Viktor"]
+    assert setup.rounds[0].pairings == ((2, 1),)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name = 1", "unknown key 'name'"),
+        ("[[player]]\nnumber = 1\nname = 'A'", "no [tournament] table"),
+        ("[tournament]\nname = ''", "name is required"),
+        ("[tournament]\nname = 'X'\nrouds = 9", "unknown key 'rouds'"),
+        ("[tournament]\nname = 'X'\n[[player]]\nnumber = 0\nname = 'A'", "positive integer"),
+        ("[tournament]\nname = 'X'\n[[player]]\nnumber = 1\nname = 'A'\ntitle = 'XM'", "title"),
+        (
+            "[tournament]\nname = 'X'\n[[player]]\nnumber = 1\nname = 'A'\nrating = '2000'",
+            "rating must be an integer",
+        ),
+        (
+            "[tournament]\nname = 'X'\n[[round]]\nnumber = 1\npairings = [[1, 2]]",
+            "no player with number 1",
+        ),
+        (
+            "[tournament]\nname = 'X'\n[[round]]\nnumber = 1\ndelay = 4000",
+            "delay must be 0 to 3600",
+        ),
+        (
+            "[tournament]\nname = 'X'\n[[round]]\nnumber = 1\nstarts = 2026-11-21T15:00:00",
+            "UTC offset",
+        ),
+        (
+            "[tournament]\nname = 'X'\n[[board]]\nnumber = 1\nurl = 'x'\ndriver = 'millennium'",
+            "driver",
+        ),
+        (
+            "[tournament]\nname = 'X'\nstart_date = 2026-11-21T10:00:00Z",
+            "start_date must be a date",
+        ),
+        ("[tournament\nname = 'X'", "not valid TOML"),
+        ("[tournament]\nname = 'X'\nstart_date = 2026-11-22\nend_date = 2026-11-21", "before"),
+    ],
+)
+def test_bad_files_are_refused_with_the_place_and_the_reason(text, message):
+    with pytest.raises(EventFileError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        parse_event_file(text)
+
+
+def test_a_player_paired_twice_in_a_round_is_refused():
+    text = EXAMPLE + "\n[[round]]\nnumber = 2\npairings = [[1, 2], [2, 1]]\n"
+    with pytest.raises(EventFileError, match="round 2, board 2: player 2 is paired twice"):
+        parse_event_file(text)
+
+
+def test_duplicate_numbers_are_refused():
+    text = EXAMPLE + '\n[[player]]\nnumber = 2\nname = "Again, Someone"\n'
+    with pytest.raises(EventFileError, match="player 2 appears twice"):
+        parse_event_file(text)
+
+
+def test_the_readme_example_is_a_valid_event_file():
+    readme = (Path(__file__).resolve().parents[4] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Event files", 1)[1]
+    text = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    setup = parse_event_file(text)
+    assert setup.tournament.time_control == "40/5400+30:1800+30"
+    assert setup.rounds[0].pairings == ((2, 1),)
+    assert setup.boards[0].url == "/dev/ttyACM0"

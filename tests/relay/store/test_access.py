@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlmodel import Session, select
+
+from relay.store.access import (
+    Identity,
+    UnknownRoleError,
+    audit,
+    create_token,
+    digest,
+    identify,
+    list_users,
+    read_audit,
+    revoke_tokens,
+)
+from relay.store.models import Token
+
+
+def test_a_token_identifies_its_user_and_only_its_digest_is_stored(engine):
+    with Session(engine) as session:
+        token = create_token(session, user="Chief Arbiter", role="arbiter")
+        assert token.startswith("rly_")
+        assert identify(session, token) == Identity("Chief Arbiter", "arbiter")
+        assert identify(session, token + "x") is None
+        stored = session.exec(select(Token)).one()
+        assert stored.digest == digest(token)
+        assert token not in stored.digest
+
+
+def test_revoked_tokens_stop_working(engine):
+    with Session(engine) as session:
+        first = create_token(session, user="op", role="operator")
+        second = create_token(session, user="op", role="operator")
+        assert first != second
+        assert revoke_tokens(session, user="op") == 2
+        assert identify(session, first) is None
+        assert identify(session, second) is None
+        assert [u.name for u in list_users(session)] == ["op"]
+
+
+def test_roles_are_ordered_and_unknown_ones_refused(engine):
+    assert Identity("a", "admin").may("arbiter")
+    assert Identity("a", "arbiter").may("operator")
+    assert not Identity("a", "operator").may("arbiter")
+    with Session(engine) as session, pytest.raises(UnknownRoleError):
+        create_token(session, user="x", role="spectator")
+
+
+def test_audit_keeps_who_what_why_newest_first(engine):
+    who = Identity("Jane", "arbiter")
+    with Session(engine) as session:
+        audit(session, who=who, action="set-result", target="game 1", reason="scoresheet")
+        audit(session, who=who, action="verify", target="game 1", detail={"result": "1-0"})
+        entries = read_audit(session)
+        assert [(e.action, e.user, e.reason) for e in entries] == [
+            ("verify", "Jane", ""),
+            ("set-result", "Jane", "scoresheet"),
+        ]
+        assert json.loads(entries[0].detail) == {"result": "1-0"}

@@ -1,0 +1,92 @@
+"""The migrations build exactly the tables the models describe, on SQLite and PostgreSQL,
+and carry a database of the first schema forward without losing a move."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlmodel import Session, SQLModel
+
+from relay.store.engine import open_store
+from relay.store.event_log import read_events
+from relay.store.schema import current_revision, head_revision
+from relay.store.tournaments import game_pairing, list_players
+
+
+def test_migrated_schema_matches_the_models(engine):
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        differences = compare_metadata(context, SQLModel.metadata)
+    assert differences == []
+    assert current_revision(engine) == head_revision()
+
+
+def test_opening_again_changes_nothing(engine):
+    url = engine.url.render_as_string(hide_password=False)
+    again = open_store(url)
+    try:
+        assert current_revision(again) == head_revision()
+    finally:
+        again.dispose()
+
+
+# As SQLAlchemy's create_all wrote it for the first releases.
+FIRST_SCHEMA = """
+CREATE TABLE tournament (id INTEGER NOT NULL, name VARCHAR NOT NULL, site VARCHAR NOT NULL,
+    start_date DATE, PRIMARY KEY (id));
+CREATE TABLE round (id INTEGER NOT NULL, tournament_id INTEGER NOT NULL, number INTEGER NOT NULL,
+    PRIMARY KEY (id), UNIQUE (tournament_id, number),
+    FOREIGN KEY(tournament_id) REFERENCES tournament (id));
+CREATE INDEX ix_round_tournament_id ON round (tournament_id);
+CREATE TABLE game (id INTEGER NOT NULL, round_id INTEGER NOT NULL, board INTEGER NOT NULL,
+    white VARCHAR NOT NULL, black VARCHAR NOT NULL, white_elo INTEGER, black_elo INTEGER,
+    PRIMARY KEY (id), UNIQUE (round_id, board), FOREIGN KEY(round_id) REFERENCES round (id));
+CREATE INDEX ix_game_round_id ON game (round_id);
+CREATE TABLE game_event (id INTEGER NOT NULL, game_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+    kind VARCHAR NOT NULL, data VARCHAR NOT NULL, recorded_at FLOAT NOT NULL,
+    PRIMARY KEY (id), UNIQUE (game_id, seq), FOREIGN KEY(game_id) REFERENCES game (id));
+CREATE INDEX ix_game_event_game_id ON game_event (game_id);
+"""
+
+
+def test_a_database_made_before_migrations_is_carried_forward(tmp_path):
+    # The schema as the first releases created it (no alembic_version table), with games.
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:
+        old.executescript(FIRST_SCHEMA)
+        old.execute("INSERT INTO tournament VALUES (1, 'Old Open', 'Here', NULL)")
+        old.execute("INSERT INTO round VALUES (1, 1, 1)")
+        old.execute("INSERT INTO round VALUES (2, 1, 2)")
+        old.execute("INSERT INTO game VALUES (1, 1, 1, 'Moss, M', 'Lee, H', 1500, NULL)")
+        old.execute("INSERT INTO game VALUES (2, 2, 1, 'Lee, H', 'Moss, M', NULL, 1500)")
+        for seq, uci in enumerate(["e2e4", "e7e5", "g1f3"], start=1):
+            data = json.dumps({"ply": seq, "uci": uci, "san": "?", "fen": "?", "at": 1.0})
+            old.execute(
+                "INSERT INTO game_event (game_id, seq, kind, data, recorded_at)"
+                " VALUES (1, ?, 'move', ?, 1.0)",
+                (seq, data),
+            )
+    engine = open_store(f"sqlite:///{path}")
+    try:
+        assert current_revision(engine) == head_revision()
+        with Session(engine) as session:
+            players = list_players(session, tournament_id=1)
+            assert [(p.start_number, p.name, p.rating) for p in players] == [
+                (1, "Moss, M", 1500),
+                (2, "Lee, H", None),
+            ]
+            second = game_pairing(session, game_id=2)
+            assert (second.white.name, second.black.name) == ("Lee, H", "Moss, M")
+            assert [e.data["uci"] for e in read_events(session, game_id=1)] == [
+                "e2e4",
+                "e7e5",
+                "g1f3",
+            ]
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            assert compare_metadata(context, SQLModel.metadata) == []
+    finally:
+        engine.dispose()

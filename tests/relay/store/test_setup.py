@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from sqlmodel import Session, select
+
+from relay.domain.formats.event_file import BoardSetup, parse_event_file
+from relay.store.models import Game, Player, Round
+from relay.store.setup import load_event
+from relay.store.tournaments import ConflictError, list_eboards, round_pairings
+
+EVENT = """
+[tournament]
+name = "Weekend Open"
+time_control = "90+30"
+
+[[player]]
+number = 1
+name = "Moss, Mary"
+rating = 1800
+
+[[player]]
+number = 2
+name = "Lee, Hugo"
+
+[[player]]
+number = 3
+name = "Berg, Ann"
+
+[[player]]
+number = 4
+name = "Ruiz, Jon"
+
+[[board]]
+number = 1
+url = "/dev/pts/7"
+
+[[round]]
+number = 1
+pairings = [[1, 2], [3, 4]]
+"""
+
+
+def test_an_event_file_becomes_a_paired_round_with_its_board(engine):
+    setup = parse_event_file(EVENT)
+    with Session(engine) as session:
+        report = load_event(session, setup)
+        assert (report.created, report.players, report.boards, report.rounds, report.games) == (
+            True, 4, 1, 1, 2,
+        )  # fmt: skip
+        round_ = session.exec(select(Round)).one()
+        assert round_.id is not None
+        pairings = round_pairings(session, round_id=round_.id)
+        assert [(p.game.board, p.white.name, p.black.name) for p in pairings] == [
+            (1, "Moss, Mary", "Lee, Hugo"),
+            (2, "Berg, Ann", "Ruiz, Jon"),
+        ]
+        assert pairings[0].eboard is not None
+        assert pairings[0].eboard.url == "/dev/pts/7"
+        assert pairings[1].eboard is None
+        assert pairings[0].tournament.time_control == "90+30"
+
+
+def test_loading_again_adds_only_what_is_new(engine):
+    setup = parse_event_file(EVENT)
+    more = parse_event_file(
+        EVENT + '\n[[board]]\nnumber = 2\nurl = "/dev/pts/8"\n'
+        "\n[[round]]\nnumber = 2\npairings = [[2, 3], [4, 1]]\n"
+    )
+    with Session(engine) as session:
+        load_event(session, setup)
+        again = load_event(session, setup)
+        assert (again.created, again.players, again.games) == (False, 0, 0)
+        grown = load_event(session, more)
+        assert (grown.boards, grown.rounds, grown.games) == (1, 1, 2)
+        assert len(session.exec(select(Game)).all()) == 4
+        assert [b.number for b in list_eboards(session, tournament_id=grown.tournament_id)] == [
+            1,
+            2,
+        ]
+
+
+def test_a_contradiction_is_refused_and_nothing_is_half_loaded(engine):
+    with Session(engine) as session:
+        load_event(session, parse_event_file(EVENT))
+    changed = parse_event_file(
+        EVENT.replace("pairings = [[1, 2], [3, 4]]", "pairings = [[1, 2], [4, 3]]")
+        + '\n[[player]]\nnumber = 5\nname = "New, Player"\n'
+    )
+    with Session(engine) as session, pytest.raises(ConflictError, match="board 2"):
+        load_event(session, changed)
+    with Session(engine) as session:
+        assert len(session.exec(select(Player)).all()) == 4  # player 5 was not added
+
+
+def test_a_renamed_player_is_a_conflict(engine):
+    setup = parse_event_file(EVENT)
+    renamed = replace(setup, players=(replace(setup.players[0], name="Other, Name"),))
+    with Session(engine) as session:
+        load_event(session, setup)
+        with pytest.raises(ConflictError, match="player 1 is stored as 'Moss, Mary'"):
+            load_event(session, renamed)
+
+
+def test_boards_unknown_to_the_round_stay_unassigned(engine):
+    setup = parse_event_file(EVENT)
+    setup = replace(setup, boards=(BoardSetup(5, "socket://10.0.0.5:7000"),))
+    with Session(engine) as session:
+        load_event(session, setup)
+        assert all(game.eboard_id is None for game in session.exec(select(Game)))

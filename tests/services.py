@@ -1,0 +1,98 @@
+"""The machine's PostgreSQL and Redis servers for tests: started when they are down, with a
+throwaway database (or key prefix) per test, removed afterwards."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlalchemy
+
+POSTGRES_HOST = os.environ.get("RELAY_TEST_PG_HOST", "127.0.0.1")
+POSTGRES_PORT = int(os.environ.get("RELAY_TEST_PG_PORT", "5432"))
+REDIS_PORT = int(os.environ.get("RELAY_TEST_REDIS_PORT", "6379"))
+
+
+class ServiceUnavailableError(RuntimeError):
+    """A server the tests need is down and could not be started."""
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _wait_for(port: int, what: str) -> None:
+    deadline = time.monotonic() + 30
+    while not _listening(port):
+        if time.monotonic() > deadline:
+            raise ServiceUnavailableError(f"{what} did not start listening on {port}")
+        time.sleep(0.2)
+
+
+def ensure_postgres() -> None:
+    if _listening(POSTGRES_PORT):
+        return
+    versions = sorted(Path("/etc/postgresql").glob("*")) if Path("/etc/postgresql").is_dir() else []
+    if not versions or shutil.which("pg_ctlcluster") is None:
+        raise ServiceUnavailableError(
+            "PostgreSQL is not running on 127.0.0.1:5432 and is not installed here"
+        )
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1].name, "main", "start"],
+        check=True,
+        capture_output=True,
+    )
+    _wait_for(POSTGRES_PORT, "PostgreSQL")
+
+
+def ensure_redis() -> None:
+    if _listening(REDIS_PORT):
+        return
+    if shutil.which("redis-server") is None:
+        raise ServiceUnavailableError("Redis is not running on 127.0.0.1:6379 and not installed")
+    subprocess.run(
+        [
+            "redis-server",
+            "--daemonize",
+            "yes",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(REDIS_PORT),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    _wait_for(REDIS_PORT, "Redis")
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new, empty database on the local server; dropped afterwards."""
+    ensure_postgres()
+    name = f"relay_test_{secrets.token_hex(6)}"
+    admin = sqlalchemy.create_engine(
+        f"postgresql+psycopg://postgres@{POSTGRES_HOST}:{POSTGRES_PORT}/test",
+        isolation_level="AUTOCOMMIT",
+    )
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield f"postgresql+psycopg://postgres@{POSTGRES_HOST}:{POSTGRES_PORT}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
