@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Body, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
 from relay.api.rooms import Rooms
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
+from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
 from relay.domain.game.arbiter import ArbiterActionError
 from relay.hub.arbiter_desk import GameChange
 from relay.store.access import read_audit
@@ -129,6 +130,28 @@ async def set_delay(
     rooms: Rooms = request.app.state.rooms
     rooms.drop_public()
     return round_view(round_)
+
+
+@router.post("/rounds/{round_id}/games.pgn")
+async def import_pgn(
+    hub: HubDep,
+    who: ArbiterDep,
+    round_id: int,
+    text: Annotated[
+        str, Body(media_type="application/x-chess-pgn", description="one or more games")
+    ],
+    reason: str = "",
+) -> dict[str, Any]:
+    """Import PGN into the round: games it lacks are created (on the ``Board`` tag's board,
+    or the next free one), games it has (matched by board, else by the players) take the
+    PGN's moves and result. A bad game refuses the whole file."""
+    try:
+        games = parse_pgn_games(text)
+    except PgnImportError as error:
+        raise HTTPException(422, str(error)) from None
+    with _refusals(f"round {round_id}"):
+        report = await hub.desk.import_pgn(round_id=round_id, games=games, who=who, reason=reason)
+    return {"created": report.created, "corrected": report.corrected, "unchanged": report.unchanged}
 
 
 @router.get("/audit")

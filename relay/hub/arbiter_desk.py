@@ -15,19 +15,25 @@ from typing import Any
 from sqlmodel import Session
 
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
+from relay.domain.formats.pgn_import import ImportedGame
 from relay.domain.game.arbiter import ArbiterActionError, replace_moves, set_result, verify_result
-from relay.domain.game.events import GameEvent, event_from_data
+from relay.domain.game.events import GameEvent, MovesReplaced, event_data, event_from_data
 from relay.domain.game.record import GameRecord
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
 from relay.store.access import Identity, audit
-from relay.store.event_log import StoredEvent, read_events
+from relay.store.event_log import StoredEvent, append_events, read_events
 from relay.store.models import Game, Round
 from relay.store.tournaments import (
+    Pairing,
+    add_player,
     assign_eboard,
+    create_game,
     get_game,
     get_round,
+    list_players,
     publish_round,
+    round_pairings,
     set_round_delay,
 )
 
@@ -138,6 +144,40 @@ class ArbiterDesk:
         self._views.forget(game.round_id)
         return game
 
+    async def import_pgn(
+        self, *, round_id: int, games: list[ImportedGame], who: Identity, reason: str
+    ) -> ImportReport:
+        """Create the round's games the PGN has and the round lacks, and bring the others'
+        moves and results to what the PGN says; all in one transaction, or nothing."""
+
+        def work(session: Session) -> tuple[ImportReport, dict[int, list[StoredEvent]]]:
+            importer = _Importer(session, round_id, who, reason)
+            for game in games:
+                importer.add(game)
+            audit(
+                session,
+                who=who,
+                action="import-pgn",
+                target=f"round {round_id}",
+                reason=reason,
+                detail={"created": importer.created, "corrected": importer.corrected},
+                commit=False,
+            )
+            session.commit()
+            report = ImportReport(importer.created, importer.corrected, importer.unchanged)
+            return report, importer.stored
+
+        report, stored = await self._recorder.run(work)
+        if report.created:
+            self._views.forget(round_id)
+        records = await self._recorder.run(
+            lambda session: {game_id: _record(session, game_id) for game_id in stored}
+        )
+        for game_id, events in stored.items():
+            self._recorder.publish(round_id, events)
+            self._on_game_changed(game_id, records[game_id])
+        return report
+
     async def _change(
         self,
         game_id: int,
@@ -181,3 +221,110 @@ def _record(session: Session, game_id: int) -> GameRecord:
     return GameRecord.from_events(
         event_from_data(item.kind, item.data) for item in read_events(session, game_id=game_id)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    created: int
+    corrected: int
+    unchanged: int
+
+
+class _Importer:
+    """Matches imported games to a round's pairings and writes what differs."""
+
+    def __init__(self, session: Session, round_id: int, who: Identity, reason: str) -> None:
+        self._session = session
+        self._round_id = round_id
+        self._who = who
+        self._reason = reason
+        round_ = get_round(session, round_id=round_id)
+        self._tournament_id = round_.tournament_id
+        self._pairings = round_pairings(session, round_id=round_id)
+        self._players = {
+            p.name: p for p in list_players(session, tournament_id=round_.tournament_id)
+        }
+        self.created = self.corrected = self.unchanged = 0
+        self.stored: dict[int, list[StoredEvent]] = {}
+
+    def add(self, imported: ImportedGame) -> None:
+        names = (imported.white, imported.black)
+        pairing = self._find(imported)
+        if pairing is None:
+            game_id = self._create(imported)
+            record = GameRecord()
+        else:
+            if (pairing.white.name, pairing.black.name) != names:
+                raise ArbiterActionError(
+                    f"board {pairing.game.board} is {pairing.white.name} - "
+                    f"{pairing.black.name}, not {imported.white} - {imported.black}"
+                )
+            game_id = pairing.game_id
+            record = _record(self._session, game_id)
+        at = time.time()
+        events: list[GameEvent] = []
+        if [move.uci for move in record.moves] != list(imported.uci):
+            events.append(
+                MovesReplaced(
+                    ply=1, uci=imported.uci, by=self._who.user, reason=self._reason, at=at
+                )
+            )
+            record.apply(events[-1])
+        if imported.result != record.result:
+            events.append(
+                set_result(
+                    record, result=imported.result, by=self._who.user, reason=self._reason, at=at
+                )
+            )
+        if not events:
+            self.unchanged += 1
+            return
+        if pairing is not None:
+            self.corrected += 1
+        self.stored[game_id] = append_events(
+            self._session,
+            game_id=game_id,
+            events=[(event.kind, event_data(event)) for event in events],
+            recorded_at=at,
+            commit=False,
+        )
+
+    def _find(self, imported: ImportedGame) -> Pairing | None:
+        for pairing in self._pairings:
+            if imported.board is not None:
+                if pairing.game.board == imported.board:
+                    return pairing
+            elif (pairing.white.name, pairing.black.name) == (imported.white, imported.black):
+                return pairing
+        return None
+
+    def _create(self, imported: ImportedGame) -> int:
+        taken = {p.game.board for p in self._pairings}
+        board = imported.board or max(taken, default=0) + 1
+        game = create_game(
+            self._session,
+            round_id=self._round_id,
+            board=board,
+            white_id=self._player(imported.white),
+            black_id=self._player(imported.black),
+            commit=False,
+        )
+        assert game.id is not None
+        self._pairings = round_pairings(self._session, round_id=self._round_id)
+        self.created += 1
+        return game.id
+
+    def _player(self, name: str) -> int:
+        player = self._players.get(name)
+        if player is None:
+            number = max((p.start_number for p in self._players.values()), default=0) + 1
+            player = add_player(
+                self._session,
+                tournament_id=self._tournament_id,
+                start_number=number,
+                name=name,
+                commit=False,
+            )
+            self._players[name] = player
+        assert player.id is not None
+        return player.id

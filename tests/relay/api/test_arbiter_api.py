@@ -231,3 +231,56 @@ def test_round_archive_and_skeleton(client):
     (empty,) = read_all(skeleton)
     assert (empty.headers["Result"], empty.headers["White"]) == ("*", "White1, Player")
     assert isinstance(empty, chess.pgn.Game)
+
+
+IMPORTED = """[Event "Test Open"]
+[Round "4.1"]
+[White "White1, Player"]
+[Black "Black1, Player"]
+[Result "1/2-1/2"]
+
+1. d4 d5 2. c4 e6 1/2-1/2
+
+[Event "Test Open"]
+[Round "4.5"]
+[White "Late, Entry"]
+[Black "Black1, Player"]
+[Result "*"]
+
+1. e4 *
+"""
+
+
+def test_pgn_import_corrects_and_creates_games(client):
+    round_id, game_id = setup_round(client)
+    play(client, round_id, game_id, "d4", "Nf6")
+    arbiter = {**token(client, "arbiter"), "Content-Type": "application/x-chess-pgn"}
+    response = client.post(
+        f"/api/rounds/{round_id}/games.pgn?reason=scoresheets", content=IMPORTED, headers=arbiter
+    )
+    assert response.json() == {"created": 1, "corrected": 1, "unchanged": 0}, response.text
+    games = client.get(f"/api/rounds/{round_id}/games").json()
+    assert [(g["board"], g["white"]["name"], g["ply"], g["result"]) for g in games] == [
+        (1, "White1, Player", 4, "1/2-1/2"),
+        (5, "Late, Entry", 1, "*"),
+    ]
+    again = client.post(f"/api/rounds/{round_id}/games.pgn", content=IMPORTED, headers=arbiter)
+    assert again.json() == {"created": 0, "corrected": 0, "unchanged": 2}
+
+
+def test_a_bad_pgn_import_changes_nothing(client):
+    round_id, game_id = setup_round(client)
+    play(client, round_id, game_id, "e4")
+    arbiter = {**token(client, "arbiter"), "Content-Type": "application/x-chess-pgn"}
+    wrong_players = IMPORTED.replace('[Black "Black1, Player"]', '[Black "Someone, Else"]', 1)
+    refused = client.post(
+        f"/api/rounds/{round_id}/games.pgn", content=wrong_players, headers=arbiter
+    )
+    assert refused.status_code == 409
+    assert "board 1 is White1, Player - Black1, Player" in refused.json()["detail"]
+    illegal = client.post(
+        f"/api/rounds/{round_id}/games.pgn", content=IMPORTED + "\n1. e4 e4 *\n", headers=arbiter
+    )
+    assert illegal.status_code == 422
+    games = client.get(f"/api/rounds/{round_id}/games").json()
+    assert [(g["board"], g["ply"]) for g in games] == [(1, 1)]
