@@ -55,6 +55,8 @@ class GameView:
     events: list[StoredEvent]
     times: list[float] = field(default_factory=list)
     _records: dict[int, GameRecord] = field(default_factory=dict)
+    #: The record at the newest version, kept current event by event.
+    _live: GameRecord | None = None
     _pgn: dict[int, str] = field(default_factory=dict)
     _summaries: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -78,15 +80,25 @@ class GameView:
     def append(self, event: StoredEvent) -> None:
         self.events.append(event)
         self.times.append(event.recorded_at)
+        if self._live is not None:
+            self._live.apply(event_from_data(event.kind, event.data))
 
     def record(self, version: int) -> GameRecord:
+        """The game as of ``version``. Do not change it: the newest is shared."""
+        if version == len(self.events):
+            if self._live is None:
+                self._live = self._fold(version)
+            return self._live
         record = self._records.get(version)
         if record is None:
-            record = GameRecord.from_events(
-                event_from_data(item.kind, item.data) for item in self.events[:version]
-            )
+            record = self._fold(version)
             _keep(self._records, version, record)
         return record
+
+    def _fold(self, version: int) -> GameRecord:
+        return GameRecord.from_events(
+            event_from_data(item.kind, item.data) for item in self.events[:version]
+        )
 
     def pgn(self, version: int) -> str:
         text = self._pgn.get(version)
