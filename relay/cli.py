@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from relay.api.app import create_app
 from relay.api.server import ServeError, listen_socket, make_server, url_of
-from relay.bus.memory import MemoryBus
+from relay.bus.redis_bus import BusError, close_bus, open_bus
 from relay.config import Settings, SettingsError
 from relay.demo.run import Demo, DemoError, DemoOptions
 from relay.domain.formats.event_file import EventFileError, EventSetup, parse_event_file
@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--backup-dir", type=Path, help="back up the SQLite database into this folder"
+    )
+    serve.add_argument(
+        "--redis", metavar="URL", help="share events with other server processes through Redis"
     )
 
     demo = commands.add_parser(
@@ -125,7 +128,12 @@ def read_event_file(path: Path) -> EventSetup:
 
 async def _serve(settings: Settings, setup: EventSetup | None) -> None:
     engine = open_store(settings.db_url)
-    hub = Hub(settings, engine, MemoryBus())
+    try:
+        bus = await open_bus(settings.redis_url, settings.redis_namespace)
+    except BusError:
+        engine.dispose()
+        raise
+    hub = Hub(settings, engine, bus)
     backups: asyncio.Task[None] | None = None
     try:
         if setup is not None:
@@ -154,6 +162,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
             backups.cancel()
             await asyncio.gather(backups, return_exceptions=True)
         await hub.close()
+        await close_bus(bus)
         engine.dispose()
 
 
@@ -242,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             keyfile=getattr(args, "keyfile", None),
             forwarded_allow_ips=getattr(args, "proxy", None),
             backup_dir=getattr(args, "backup_dir", None),
+            redis_url=getattr(args, "redis", None),
         )
         if args.command == "serve":
             setup = read_event_file(args.event_file) if args.event_file else None
@@ -269,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         StoreError,
         CommandError,
         BackupError,
+        BusError,
     ) as error:
         print(f"relay: {error}", file=sys.stderr)
         return 1

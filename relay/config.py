@@ -1,7 +1,8 @@
 """Settings, in one place: read once (from the environment and the command line), passed down.
 
 Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
-``RELAY_RATE_LIMIT`` (public requests per second per client), ``RELAY_BACKUP_DIR`` and
+``RELAY_RATE_LIMIT`` (public requests per second per client), ``RELAY_REDIS`` (a Redis URL
+for several server processes), ``RELAY_BACKUP_DIR`` and
 ``RELAY_BACKUP_MINUTES`` (periodic SQLite backups),
 ``RELAY_WEB_DIR`` (the pages to serve), ``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
 (``2015``, the default, or ``pre-2015`` for clocks that report the players' turn bits the
@@ -59,6 +60,10 @@ class Settings:
     #: Back up the SQLite database into this folder every ``backup_minutes``; keep
     #: the newest ``backup_keep`` copies. No folder, no backups.
     backup_dir: Path | None = None
+    #: With a Redis URL, events pass between server processes through Redis.
+    redis_url: str | None = None
+    #: Prefix of the relay's Redis keys and channel, for several relays on one Redis.
+    redis_namespace: str = "relay"
     backup_minutes: float = 10.0
     backup_keep: int = 24
 
@@ -85,6 +90,10 @@ class Settings:
                 from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
             if "RELAY_BOARD_SWEEP_SECONDS" in env:
                 from_env["board_sweep_seconds"] = float(env["RELAY_BOARD_SWEEP_SECONDS"])
+            if "RELAY_REDIS" in env:
+                from_env["redis_url"] = env["RELAY_REDIS"]
+            if "RELAY_REDIS_NAMESPACE" in env:
+                from_env["redis_namespace"] = env["RELAY_REDIS_NAMESPACE"]
             if "RELAY_RATE_LIMIT" in env:
                 from_env["rate_limit"] = float(env["RELAY_RATE_LIMIT"])
             if "RELAY_BACKUP_DIR" in env:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import redis
 import sqlalchemy
 
 POSTGRES_HOST = os.environ.get("RELAY_TEST_PG_HOST", "127.0.0.1")
@@ -96,3 +97,21 @@ def postgres_database() -> Iterator[str]:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
+
+
+@contextlib.contextmanager
+def redis_namespace() -> Iterator[tuple[str, str]]:
+    """The local Redis URL and a namespace of its own; its keys are deleted afterwards."""
+    ensure_redis()
+    url = f"redis://127.0.0.1:{REDIS_PORT}/0"
+    namespace = f"relay-test-{secrets.token_hex(6)}"
+    try:
+        yield url, namespace
+    finally:
+        client = redis.Redis.from_url(url)
+        try:
+            keys = list(client.scan_iter(f"{namespace}:*"))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()

@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from relay.api import admin, arbiter, boards, games, streams
 from relay.api.rate_limit import RateLimit
 from relay.api.rooms import Rooms
-from relay.bus.memory import MemoryBus
+from relay.bus.redis_bus import close_bus, open_bus
 from relay.config import Settings
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
@@ -39,13 +39,15 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
             yield
             return
         engine = open_store(settings.db_url)
-        own_hub = Hub(settings, engine, MemoryBus())
+        bus = await open_bus(settings.redis_url, settings.redis_namespace)
+        own_hub = Hub(settings, engine, bus)
         app.state.hub = own_hub
         app.state.rooms = Rooms(own_hub.bus)
         try:
             yield
         finally:
             await own_hub.close()
+            await close_bus(bus)
             engine.dispose()
 
     app = FastAPI(
