@@ -50,7 +50,7 @@ from relay.domain.game.events import (
 from relay.domain.game.fen import fen
 from relay.domain.game.gestures import kings_gesture, marker_gesture
 from relay.domain.game.laws import Rules
-from relay.domain.game.matching import all_sequences, find_move, find_moves, find_sibling
+from relay.domain.game.matching import all_sequences, find_move, find_sibling
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.settling import Settling
 
@@ -268,9 +268,12 @@ class PositionTracker:
     def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
         """Placements the board logged while the link was down, oldest first.
 
-        Each one that continues the game legally is decided at once, unless the next one
-        is a legal move from the same position too: then the piece was only passing
-        through (a slide: Bf1-e2-d3-c4 is Bc4). The rest are skipped. If the log shows
+        Each one that is one legal move on from the game is decided at once, unless the
+        next one is a legal move from the same position too: then the piece was only passing
+        through (a slide: Bf1-e2-d3-c4 is Bc4). The rest are skipped: the log holds every
+        placement, so nothing there is two plies ahead, and a placement with a piece in the
+        air (a captured man lifted first) can look like several plies that are not there.
+        What the board shows now is judged afterwards as usual. If the log shows
         the current position, only what follows its last showing is considered, so a
         position from earlier in the game that happens to be legal again is not taken
         for a new move.
@@ -294,9 +297,9 @@ class PositionTracker:
                 and find_move(self.board, following) is not None
             ):
                 continue
-            moves = find_moves(self.board, placement)
-            if moves:
-                events += self._play(moves, wall_time, recovered=len(moves) > 1)
+            move = find_move(self.board, placement)
+            if move is not None:
+                events += self._play([move], wall_time)
         self._pending = None
         return events
 

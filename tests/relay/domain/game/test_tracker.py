@@ -741,6 +741,24 @@ def test_replayed_slide_is_one_move_to_where_the_piece_stopped():
     assert [e.san for e in events if isinstance(e, MoveMade)] == ["Bc4", "Nc6"]
 
 
+def test_replayed_capture_with_the_captured_man_lifted_first_is_one_move():
+    # 5.Nxe5 Nxe5 with the white knight lifted off e5 first: the board in between can be
+    # read as 5...Nb8 6.Nc6 Nxc6 (three plies), which the log says never happened.
+    board = chess.Board()
+    for san in ("c4", "e5", "b3", "Nc6", "Bb2", "Nf6", "Nf3", "Bc5", "Nxe5"):
+        board.push_san(san)
+    tracker = PositionTracker(board, settling=SETTLING)
+    history = [lifted(board, chess.E5)]
+    without_both = board.copy()
+    without_both.remove_piece_at(chess.E5)
+    without_both.remove_piece_at(chess.C6)
+    history.append(placement(without_both))
+    board.push_san("Nxe5")
+    history.append(placement(board))
+    events = tracker.replay(history, 1.0)
+    assert [e.san for e in events if isinstance(e, MoveMade)] == ["Nxe5"]
+
+
 def test_replay_starts_after_the_last_showing_of_the_current_position():
     board = chess.Board()
     history = []
