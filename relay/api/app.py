@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from relay.api import admin, arbiter, boards, games, streams
 from relay.api.rate_limit import RateLimit
 from relay.api.rooms import Rooms
+from relay.api.transport import CaptureSend
 from relay.bus.redis_bus import close_bus, open_bus
 from relay.config import Settings
 from relay.hub.hub import Hub
@@ -35,17 +36,21 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if hub is not None:
             app.state.hub = hub
-            app.state.rooms = Rooms(hub.bus)
-            yield
+            app.state.rooms = Rooms(hub.bus, heartbeat=settings.heartbeat_seconds)
+            try:
+                yield
+            finally:
+                app.state.rooms.close()
             return
         engine = open_store(settings.db_url)
         bus = await open_bus(settings.redis_url, settings.redis_namespace)
         own_hub = Hub(settings, engine, bus)
         app.state.hub = own_hub
-        app.state.rooms = Rooms(own_hub.bus)
+        app.state.rooms = Rooms(own_hub.bus, heartbeat=settings.heartbeat_seconds)
         try:
             yield
         finally:
+            app.state.rooms.close()
             await own_hub.close()
             await close_bus(bus)
             engine.dispose()
@@ -61,6 +66,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     for module in (games, streams, arbiter, boards, admin):
         app.include_router(module.router)
     app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
+    # Outermost: the fan-out writes to the server's transports (relay/api/transport.py).
+    app.add_middleware(CaptureSend)
     index = settings.web_dir / "index.html"
 
     @app.get("/", include_in_schema=False)

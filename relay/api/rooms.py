@@ -1,9 +1,15 @@
-"""Fan-out of bus messages to websocket clients.
+"""Fan-out of bus messages to websocket clients, without a queue and a task per client.
 
-One bus subscription per topic, however many clients follow it; each message is encoded to
-JSON once and handed to every member. A member's backlog is bounded: a client that cannot
-keep up is dropped (it reconnects and resumes from its last version) rather than slowing
-the others.
+One bus subscription per topic, however many clients follow it. Each message is encoded to
+JSON once and framed once as a websocket frame; the messages of one turn of the event loop
+are written to each client as one buffer, so a burst costs each client one system call. A
+client whose socket buffer stays above ``write_limit`` bytes is closed with code 1013 (it
+reconnects and resumes from its version) rather than slowing the others. A room with
+nothing to say for ``heartbeat`` seconds writes a ping message to everyone.
+
+Frames go straight to the connection's transport when the server is uvicorn (see
+:mod:`relay.api.transport`); elsewhere (a test client, another ASGI server) each member
+falls back to a bounded backlog that its own connection handler sends.
 """
 
 from __future__ import annotations
@@ -14,11 +20,18 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from relay.api.transport import FrameWriter, text_frame
 from relay.bus.memory import MemoryBus, Subscription
 from relay.bus.messages import Published
 
-#: Messages a client may fall behind by before it is dropped.
+#: Messages a client may fall behind by before it is dropped (backlog members).
 DEFAULT_BACKLOG = 1024
+#: Bytes a client's socket buffer may hold before it is dropped (direct members).
+DEFAULT_WRITE_LIMIT = 512 * 1024
+PING = json.dumps({"type": "ping"})
+PING_FRAME = text_frame(PING)
+#: Close code for "try again later": the client fell too far behind.
+CLOSE_TRY_AGAIN = 1013
 
 
 def encode_event(message: Published) -> str:
@@ -39,15 +52,23 @@ class Outgoing:
     game_id: int
     seq: int
     text: str
+    frame: bytes
 
 
 class Member:
-    """One client's place in a room: a bounded backlog of encoded messages."""
+    """One client's place in a room.
 
-    def __init__(self, room: Room, backlog: int) -> None:
+    A member starts *catching up*: while its stored history is sent, live messages wait in
+    ``_held``. :meth:`go_live` sends what the history did not cover; from then on messages
+    are written directly (or, without a direct writer, kept in a bounded backlog).
+    """
+
+    def __init__(self, room: Room, backlog: int, writer: FrameWriter | None) -> None:
         self.room = room
+        self.writer = writer
         self._backlog = backlog
         self._items: deque[Outgoing] = deque()
+        self._held: list[Outgoing] | None = []
         self._ready = asyncio.Event()
         self.closed = False
         self.overflowed = False
@@ -55,35 +76,76 @@ class Member:
         self.public = True
         #: Per game, the last version the client already has; older messages are skipped.
         self.sent: dict[int, int] = {}
+        #: Set once the member is closed (dropped, left, or the room closed).
+        self.gone = asyncio.Event()
 
-    def offer(self, item: Outgoing) -> None:
+    @property
+    def direct(self) -> bool:
+        return self.writer is not None and self._held is None
+
+    def go_live(self) -> None:
+        """The history has been sent: send what arrived meanwhile, then go live."""
+        held, self._held = self._held or [], None
+        fresh = [item for item in held if item.seq > self.sent.get(item.game_id, 0)]
+        for item in fresh:
+            self.sent[item.game_id] = item.seq
+        if fresh:
+            self.offer(fresh, b"".join(item.frame for item in fresh))
+
+    def offer(self, items: list[Outgoing], frames: bytes) -> None:
         if self.closed:
             return
-        if len(self._items) >= self._backlog:
-            self.overflowed = True
-            self.close()
+        if self._held is not None:
+            if len(self._held) + len(items) > self._backlog:
+                self.drop()
+            else:
+                self._held.extend(items)
             return
-        self._items.append(item)
+        if self.writer is not None:
+            if self.writer.buffered() > self.room.write_limit or not self.writer.write(frames):
+                self.drop()
+            return
+        if len(self._items) + len(items) > self._backlog:
+            self.drop()
+            return
+        self._items.extend(items)
         self._ready.set()
+
+    def ping(self) -> None:
+        if self.closed or self._held is not None:
+            return
+        if self.writer is not None:
+            self.writer.write(PING_FRAME)
+        else:
+            self._items.append(Outgoing(0, 0, PING, PING_FRAME))
+            self._ready.set()
+
+    def drop(self) -> None:
+        """Too far behind: close the client with 1013; it resumes from its version."""
+        self.overflowed = True
+        if self.writer is not None:
+            self.writer.close(CLOSE_TRY_AGAIN, "too far behind; resume from your version")
+            self.room.leave(self)
+        self.close()
 
     def close(self) -> None:
         self.closed = True
         self._ready.set()
+        self.gone.set()
 
     async def next(self) -> Outgoing | None:
-        """The next message newer than what the client has, or None once closed."""
-        while True:
-            while not self._items:
-                if self.closed:
-                    return None
-                self._ready.clear()
-                await self._ready.wait()
+        """Backlog members: the next message, or None once closed."""
+        while not self._items:
             if self.closed:
                 return None
-            item = self._items.popleft()
-            if item.seq > self.sent.get(item.game_id, 0):
-                self.sent[item.game_id] = item.seq
-                return item
+            self._ready.clear()
+            await self._ready.wait()
+        if self.closed:
+            return None
+        item = self._items.popleft()
+        if item.seq:
+            self.sent[item.game_id] = max(item.seq, self.sent.get(item.game_id, 0))
+        return item
 
 
 class Room:
@@ -93,9 +155,13 @@ class Room:
         self._rooms = rooms
         self.topic = topic
         self.delay = delay
+        self.write_limit = rooms.write_limit
         self.members: set[Member] = set()
         self._loop = asyncio.get_running_loop()
         self._pending: set[asyncio.TimerHandle] = set()
+        self._batch: list[Outgoing] = []
+        self._said_at = time.monotonic()
+        self._heartbeat = self._loop.call_later(rooms.heartbeat, self._beat)
         handler = self._deliver if delay <= 0 else self._hold
         self._subscription: Subscription = rooms.bus.subscribe(topic, handler)
 
@@ -111,9 +177,30 @@ class Room:
         self._pending.add(handle)
 
     def _deliver(self, message: Published) -> None:
-        item = Outgoing(message.game_id, message.seq, encode_event(message))
+        text = encode_event(message)
+        self._batch.append(Outgoing(message.game_id, message.seq, text, text_frame(text)))
+        if len(self._batch) == 1:
+            # Everything published in this turn of the loop goes out as one write.
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        items, self._batch = self._batch, []
+        if not items:
+            return
+        frames = b"".join(item.frame for item in items)
+        self._said_at = time.monotonic()
         for member in tuple(self.members):
-            member.offer(item)
+            member.offer(items, frames)
+
+    def _beat(self) -> None:
+        interval = self._rooms.heartbeat
+        quiet = time.monotonic() - self._said_at
+        if quiet >= interval * 0.99:
+            for member in tuple(self.members):
+                member.ping()
+            self._said_at = time.monotonic()
+            quiet = 0.0
+        self._heartbeat = self._loop.call_later(interval - quiet, self._beat)
 
     def leave(self, member: Member) -> None:
         member.close()
@@ -129,6 +216,7 @@ class Room:
         for handle in self._pending:
             handle.cancel()
         self._pending.clear()
+        self._heartbeat.cancel()
         self._subscription.close()
         self._rooms.forget(self)
 
@@ -136,17 +224,33 @@ class Room:
 class Rooms:
     """The rooms of one process, created on first join and removed when empty."""
 
-    def __init__(self, bus: MemoryBus, backlog: int = DEFAULT_BACKLOG) -> None:
+    def __init__(
+        self,
+        bus: MemoryBus,
+        backlog: int = DEFAULT_BACKLOG,
+        *,
+        heartbeat: float = 15.0,
+        write_limit: int = DEFAULT_WRITE_LIMIT,
+    ) -> None:
         self.bus = bus
         self.backlog = backlog
+        self.heartbeat = heartbeat
+        self.write_limit = write_limit
         self._rooms: dict[str, Room] = {}
 
-    def join(self, topic: str, delay: float = 0.0, *, public: bool = True) -> Member:
+    def join(
+        self,
+        topic: str,
+        delay: float = 0.0,
+        *,
+        public: bool = True,
+        writer: FrameWriter | None = None,
+    ) -> Member:
         key = _key(topic, delay)
         room = self._rooms.get(key)
         if room is None:
             room = self._rooms[key] = Room(self, topic, delay)
-        member = Member(room, self.backlog)
+        member = Member(room, self.backlog, writer)
         member.public = public
         room.members.add(member)
         return member
@@ -162,7 +266,13 @@ class Rooms:
         for room in tuple(self._rooms.values()):
             for member in tuple(room.members):
                 if member.public:
+                    if member.writer is not None:
+                        member.writer.close(CLOSE_TRY_AGAIN, "the round's delay changed")
                     room.leave(member)
+
+    def close(self) -> None:
+        for room in tuple(self._rooms.values()):
+            room.close()
 
     def __len__(self) -> int:
         return len(self._rooms)

@@ -6,8 +6,8 @@ Every message is JSON with a ``type``:
 * ``snapshot``: the round's board summaries (first message of a round stream);
 * ``reload``: the client's version is ahead of the log (it saw a database that has since
   been replaced); the whole log follows from the start;
-* ``ping``: a heartbeat after ``heartbeat_seconds`` of silence, so clients and proxies can
-  tell a quiet round from a dead connection.
+* ``ping``: a heartbeat after ``heartbeat_seconds`` of silence in the room, so clients and
+  proxies can tell a quiet round from a dead connection.
 
 A game stream first replays the events after ``?since=V`` and then sends new ones live, so
 a client that reconnects gets exactly what it missed. Public clients of a round with a
@@ -26,7 +26,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from relay.api.deps import token_identity
-from relay.api.rooms import Member, Rooms, encode_event
+from relay.api.rooms import CLOSE_TRY_AGAIN, Member, Rooms, encode_event
+from relay.api.transport import DirectWriter
 from relay.bus.messages import Published, game_topic, round_topic
 from relay.hub.game_views import GameView
 from relay.hub.hub import Hub
@@ -36,11 +37,8 @@ from relay.store.tournaments import NotFoundError, get_round
 
 router = APIRouter(prefix="/api")
 
-#: Close code for "try again later": the client fell too far behind.
-CLOSE_TRY_AGAIN = 1013
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
-PING = json.dumps({"type": "ping"})
 
 
 @router.websocket("/games/{game_id}/stream")
@@ -129,31 +127,37 @@ async def _serve(
         await websocket.close(CLOSE_NOT_FOUND, missing)
         return
     delay = 0 if identity is not None else round_.delay_seconds
-    member = rooms.join(topic, delay, public=identity is None)
+    writer = DirectWriter.of(websocket.scope)
+    member = rooms.join(topic, delay, public=identity is None, writer=writer)
     try:
         # Read again after joining: what was committed meanwhile is in one or the other.
         views, _ = await open_()
         cut = time.time() - delay if delay > 0 else None
         await start(member, views, cut)
-        await _pump(websocket, member, hub.settings.heartbeat_seconds)
+        member.go_live()
+        if member.writer is not None:
+            await _until_disconnected(websocket)
+        else:
+            await _pump(websocket, member)
     except WebSocketDisconnect:
         pass  # the client left; nothing to tell anyone
     finally:
         member.room.leave(member)
 
 
-async def _pump(websocket: WebSocket, member: Member, heartbeat: float) -> None:
-    """Send the member's messages until the client leaves or falls too far behind."""
+async def _until_disconnected(websocket: WebSocket) -> None:
+    """Direct members: the room writes to the client; this only waits for the end (the
+    client leaving, or the room closing a client that fell behind)."""
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass
+
+
+async def _pump(websocket: WebSocket, member: Member) -> None:
+    """Backlog members: send the member's messages until the client leaves or falls too far
+    behind."""
     listener = asyncio.create_task(_wait_for_close(websocket, member))
     try:
-        while True:
-            try:
-                item = await asyncio.wait_for(member.next(), heartbeat)
-            except TimeoutError:
-                await websocket.send_text(PING)
-                continue
-            if item is None:
-                break
+        while (item := await member.next()) is not None:
             await websocket.send_text(item.text)
         if member.overflowed:
             await websocket.close(CLOSE_TRY_AGAIN, "too far behind; resume from your version")

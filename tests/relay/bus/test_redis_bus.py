@@ -31,46 +31,48 @@ async def pair() -> AsyncIterator[tuple[RedisBus, RedisBus]]:
             await b.close()
 
 
-async def received(bus: RedisBus, topic: str, count: int) -> list[Published]:
-    got: list[Published] = []
-    done = asyncio.Event()
+class Collector:
+    """What one bus hands to the subscribers of a topic."""
 
-    def handler(message: Published) -> None:
-        got.append(message)
-        if len(got) >= count:
-            done.set()
+    def __init__(self, bus: RedisBus, topic: str) -> None:
+        self.got: list[Published] = []
+        self._changed = asyncio.Event()
+        self._subscription = bus.subscribe(topic, self._take)
 
-    subscription = bus.subscribe(topic, handler)
-    try:
+    def _take(self, message: Published) -> None:
+        self.got.append(message)
+        self._changed.set()
+
+    async def wait(self, count: int) -> list[Published]:
         with anyio.fail_after(5):
-            await done.wait()
-    finally:
-        subscription.close()
-    return got
+            while len(self.got) < count:
+                self._changed.clear()
+                await self._changed.wait()
+        return self.got
+
+    def close(self) -> None:
+        self._subscription.close()
 
 
 @pytest.mark.anyio
 async def test_events_reach_the_other_process_once_in_order(pair):
     a, b = pair
-    mine: list[Published] = []
-    a.subscribe(game_topic(5), mine.append)
-    listening = asyncio.create_task(received(b, round_topic(2), 3))
-    await asyncio.sleep(0.05)
+    mine = Collector(a, game_topic(5))
+    theirs = Collector(b, round_topic(2))
     for seq in (1, 2, 3):
         a.publish(message(seq))
-    got = await listening
+    got = await theirs.wait(3)
     assert [m.seq for m in got] == [1, 2, 3]
     assert got[0] == message(1)
-    assert [m.seq for m in mine] == [1, 2, 3]  # delivered at home at once, not twice
+    assert [m.seq for m in mine.got] == [1, 2, 3]  # delivered at home at once, not twice
 
 
 @pytest.mark.anyio
 async def test_a_lost_message_is_refilled_from_the_rounds_stream(pair):
     a, b = pair
-    listening = asyncio.create_task(received(b, game_topic(5), 3))
-    await asyncio.sleep(0.05)
+    theirs = Collector(b, game_topic(5))
     a.publish(message(1))
-    await asyncio.sleep(0.2)
+    await theirs.wait(1)
     # Version 2 reaches the stream but its pub/sub message is lost on the way to b.
     client = aioredis.from_url(a.url, decode_responses=True)
     try:
@@ -78,7 +80,7 @@ async def test_a_lost_message_is_refilled_from_the_rounds_stream(pair):
     finally:
         await client.aclose()
     a.publish(message(3))
-    got = await listening
+    got = await theirs.wait(3)
     assert [m.seq for m in got] == [1, 2, 3]
 
 

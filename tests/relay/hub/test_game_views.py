@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -69,17 +70,19 @@ async def test_an_event_published_while_the_round_is_read_is_kept_once(store, mo
             stored = append_events(
                 other, game_id=a, events=[("move", move(1, "e2e4", "e4"))], recorded_at=1.0
             )
-        for item in stored:
-            loop.call_soon_threadsafe(
-                bus.publish, Published(round_id, a, item.seq, item.kind, item.data, 1.0)
-            )
-        time.sleep(0.05)
+        published = threading.Event()
+
+        def publish() -> None:
+            for item in stored:
+                bus.publish(Published(round_id, a, item.seq, item.kind, item.data, 1.0))
+            published.set()
+
+        loop.call_soon_threadsafe(publish)
+        assert published.wait(5)  # the bus has delivered it before the read returns
         return logs
 
     monkeypatch.setattr(game_views, "read_round_events", commit_meanwhile)
-    loading = asyncio.create_task(views.round(round_id))
-    await asyncio.sleep(0.01)
-    (view, _) = await loading
+    (view, _) = await views.round(round_id)
     assert [e.seq for e in view.events] == [1]
     bus.publish(Published(round_id, a, 2, "move", move(2, "e7e5", "e5"), 2.0))
     assert [e.seq for e in view.events] == [1, 2]
