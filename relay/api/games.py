@@ -103,6 +103,41 @@ def players(session: SessionDep, tournament_id: int) -> list[dict[str, Any]]:
     ]
 
 
+@router.get("/tournaments/{tournament_id}/standings")
+async def standings(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
+) -> list[dict[str, Any]]:
+    """Points per player, most first (then start number). The public counts verified
+    results only (seed 004, ch. 17 item 14); operators, arbiters and admins also see the
+    provisional ones, counted apart. Tie-breaks come with the tournament engine."""
+    _tournament(session, tournament_id)
+    players = list_players(session, tournament_id=tournament_id)
+    table = {p.id: {"points": 0.0, "played": 0, "provisional": 0.0} for p in players}
+    now = time.time()
+    for round_ in list_rounds(session, tournament_id=tournament_id):
+        if identity is None and not round_.published:
+            continue
+        assert round_.id is not None
+        cut = public_cut(round_, identity, now)
+        for view in await hub.views.round(round_.id):
+            record = view.record(view.version_at(cut))
+            scores = SCORES.get(record.result)
+            if scores is None or (identity is None and not record.verified):
+                continue
+            column = "points" if record.verified else "provisional"
+            game = view.pairing.game
+            for player_id, score in zip((game.white_id, game.black_id), scores, strict=True):
+                table[player_id][column] += score
+                table[player_id]["played"] += 1
+    rows = [{"start_number": p.start_number, **player_view(p), **table[p.id]} for p in players]
+    rows.sort(key=lambda row: (-row["points"] - row["provisional"], row["start_number"]))
+    return rows
+
+
+#: Points for White and Black by result.
+SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+
+
 @router.get(
     "/tournaments/{tournament_id}/games.pgn",
     response_class=PlainTextResponse,

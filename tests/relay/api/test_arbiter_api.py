@@ -284,3 +284,26 @@ def test_a_bad_pgn_import_changes_nothing(client):
     assert illegal.status_code == 422
     games = client.get(f"/api/rounds/{round_id}/games").json()
     assert [(g["board"], g["ply"]) for g in games] == [(1, 1)]
+
+
+def test_public_standings_count_verified_results_only(client):
+    round_id, game_id = setup_round(client, games=2)
+    tournament_id = client.get(f"/api/rounds/{round_id}").json()["tournament_id"]
+    arbiter = token(client, "arbiter")
+    second = client.get(f"/api/rounds/{round_id}/games").json()[1]["id"]
+    client.post(f"/api/games/{game_id}/result", json={"result": "1-0"}, headers=arbiter)
+    client.post(f"/api/games/{second}/result", json={"result": "1/2-1/2"}, headers=arbiter)
+    client.post(f"/api/games/{second}/verify", json={"result": "1/2-1/2"}, headers=arbiter)
+    public = client.get(f"/api/tournaments/{tournament_id}/standings").json()
+    assert [(r["name"], r["points"], r["played"]) for r in public] == [
+        ("White2, Player", 0.5, 1),
+        ("Black2, Player", 0.5, 1),
+        ("White1, Player", 0.0, 0),
+        ("Black1, Player", 0.0, 0),
+    ]
+    live = client.get(f"/api/tournaments/{tournament_id}/standings", headers=arbiter).json()
+    assert [(r["name"], r["points"], r["provisional"]) for r in live][:2] == [
+        ("White1, Player", 0.0, 1.0),
+        ("White2, Player", 0.5, 0.0),
+    ]
+    assert client.get("/api/tournaments/99/standings").status_code == 404
