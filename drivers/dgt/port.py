@@ -183,13 +183,20 @@ class PortDriver:
             self._thread = None
 
     def _on_readable(self) -> None:
+        # Read the descriptor directly: pyserial's read() calls select(), which cannot take
+        # a descriptor above 1023, and a hub with a few hundred boards has such descriptors.
+        assert self._reader_fd is not None
         try:
-            data = self._port.read(_READ_SIZE)
-        except (serial.SerialException, OSError) as error:
+            data = os.read(self._reader_fd, _READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return  # woken for nothing
+        except OSError as error:
             self._lost(str(error))
             return
-        if data:
-            self._feed(data)
+        if not data:
+            self._lost("the port is readable but returned no data: device disconnected")
+            return
+        self._feed(data)
 
     def _read_in_thread(self, port: Any) -> None:
         port.timeout = _THREAD_POLL_SECONDS

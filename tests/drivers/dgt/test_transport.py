@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import resource
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 
@@ -85,6 +87,39 @@ async def test_pty_board_sends_start_position_then_field_changes() -> None:
         board.push_uci("e2e4")
         assert change.position == position_of(board)
         assert connection.protocol.position == position_of(board)
+
+
+def descriptors_of(path: str) -> list[int]:
+    """This process's open descriptors on ``path``."""
+    target = os.path.realpath(path)
+    return [
+        int(fd)
+        for fd in os.listdir("/proc/self/fd")
+        if os.path.realpath(f"/proc/self/fd/{fd}") == target
+    ]
+
+
+@pytest.mark.anyio
+async def test_a_port_with_a_descriptor_above_1023_is_read():
+    # A hub with hundreds of boards has descriptors past select()'s limit (FD_SETSIZE).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1030)]
+    try:
+        async with board_on_pty() as (link, connection), aclosing(stream(connection)) as events:
+            opened = descriptors_of(link.path)
+            assert opened
+            assert min(opened) > 1023
+            assert await next_event(events) == PositionSnapshot(START)
+            link.board.set_square(52, 0)  # e2 lifted
+            link.flush()
+            change = await next_event(events)
+            assert isinstance(change, FieldChange)
+            assert change.square == chess.E2
+    finally:
+        for fd in filler:
+            os.close(fd)
 
 
 @pytest.mark.anyio
