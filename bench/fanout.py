@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import json
 import os
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
@@ -38,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from bench.spectators import connect_all, number_after
 
 CLIENT_PROCESSES = 2
 PAD = "x" * 150
@@ -159,92 +159,28 @@ def serve(kind: str) -> None:
 # The clients
 
 
-class Spectator(asyncio.Protocol):
-    """A websocket client that only reads: handshake, then frames; notes arrival times."""
-
-    def __init__(self, host: str, path: str, receipts: dict[int, list[float]], done: Any) -> None:
-        self._request = (
-            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n\r\n"
-        ).encode()
-        self._buffer = b""
-        self._upgraded = False
-        self._receipts = receipts
-        self._done = done
-        self.connected = asyncio.get_running_loop().create_future()
-        self.received = 0
-
-    def connection_made(self, transport: Any) -> None:
-        transport.write(self._request)
-
-    def data_received(self, data: bytes) -> None:
-        now = time.time()
-        self._buffer += data
-        if not self._upgraded:
-            head, separator, rest = self._buffer.partition(b"\r\n\r\n")
-            if not separator:
-                return
-            self._upgraded = head.startswith(b"HTTP/1.1 101")
-            if not self._upgraded:
-                print(head.split(b"\r\n")[0].decode(), file=sys.stderr)
-            self._buffer = rest
-            if not self.connected.done():
-                self.connected.set_result(self._upgraded)
-        while len(self._buffer) >= 2:
-            size, start = self._buffer[1] & 0x7F, 2
-            if size == 126:
-                if len(self._buffer) < 4:
-                    return
-                size, start = struct.unpack("!H", self._buffer[2:4])[0], 4
-            elif size == 127:
-                size, start = struct.unpack("!Q", self._buffer[2:10])[0], 10
-            if len(self._buffer) < start + size:
-                return
-            payload, self._buffer = self._buffer[start : start + size], self._buffer[start + size :]
-            if payload.startswith(b'{"type":"event"'):
-                # Only two numbers are needed: cheaper than decoding the whole message.
-                number = int(payload.partition(b'"ply":')[2].partition(b",")[0])
-                published = float(payload.partition(b'"at":')[2].partition(b"}")[0])
-                seen = self._receipts.setdefault(number, [published, now])
-                seen[1] = max(seen[1], now)
-                self.received += 1
-                self._done(self)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.connected.done():
-            self.connected.set_result(False)
-
-
 async def spectate(port: int, path: str, connections: int, messages: int) -> None:
-    loop = asyncio.get_running_loop()
     receipts: dict[int, list[float]] = {}  # message -> [published at, last receipt]
     finished = asyncio.Event()
-    complete = 0
+    deliveries = 0
+    expected = connections * messages
 
-    def done(spectator: Spectator) -> None:
-        nonlocal complete
-        if spectator.received == messages:
-            complete += 1
-            if complete == connections:
-                finished.set()
+    def on_payload(payload: bytes, now: float) -> None:
+        nonlocal deliveries
+        if not payload.startswith(b'{"type":"event"'):
+            return
+        number = int(number_after(payload, b"ply"))
+        published = float(number_after(payload, b"at", b"}"))
+        seen = receipts.setdefault(number, [published, now])
+        seen[1] = max(seen[1], now)
+        deliveries += 1
+        if deliveries == expected:
+            finished.set()
 
-    spectators: list[Spectator] = []
-    for start in range(0, connections, 250):
-        batch = []
-        for _ in range(min(250, connections - start)):
-            _, spectator = await loop.create_connection(
-                lambda: Spectator("127.0.0.1", path, receipts, done), "127.0.0.1", port
-            )
-            batch.append(spectator)
-        results = await asyncio.gather(*(s.connected for s in batch))
-        if not all(results):
-            raise SystemExit(f"{results.count(False)} connections refused")
-        spectators += batch
+    spectators = await connect_all(port, path, connections, on_payload)
     print(json.dumps({"connected": len(spectators)}), flush=True)
     with contextlib.suppress(TimeoutError):  # report what arrived, even if not all did
         await asyncio.wait_for(finished.wait(), messages * 2 + 60)
-    deliveries = sum(s.received for s in spectators)
     print(json.dumps({"receipts": receipts, "deliveries": deliveries}), flush=True)
 
 

@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve_.add_argument(
         "--white-side", default="left", choices=("left", "right"), help="White's clock side"
     )
+    serve_.add_argument(
+        "--report-moves",
+        action="store_true",
+        help='report {"event": "moved", ...} with the time of each move\'s last touch',
+    )
     return parser
 
 
@@ -112,6 +117,7 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         tcp_port=args.tcp,
         byte_seconds=10 / args.baud if args.baud else None,
         faults=tuple(parse_faults(args.faults)),
+        report_moves=args.report_moves,
     )
 
 

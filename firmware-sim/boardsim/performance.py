@@ -87,6 +87,8 @@ class Step:
     note: str = ""
     #: The untidy habit behind this step ("" for none), for noise statistics.
     habit: str = field(default="", compare=False)
+    #: The ply this step belongs to (1 = White's first move; 0 for set-up and gestures).
+    ply: int = field(default=0, compare=False)
 
 
 def perform_game(
@@ -121,16 +123,16 @@ def perform_game(
     if press_clock:
         yield Step(pace.between_touches(rng), PressLever(white_side.other), "clock started")
     board = chess.Board()
-    for move in moves:
+    for ply, move in enumerate(moves, start=1):
         mover_side = white_side if board.turn == chess.WHITE else white_side.other
         note = board.san(move)
         touches = _with_habits(board, move, rng, noise)
         for number, touch in enumerate(touches):
             delay = pace.think(rng) if number == 0 else pace.between_touches(rng) * touch.pause
-            yield Step(delay, place(touch), note, touch.habit)
+            yield Step(delay, place(touch), note, touch.habit, ply)
         board.push(move)
         if press_clock:
-            yield Step(pace.between_touches(rng), PressLever(mover_side), note)
+            yield Step(pace.between_touches(rng), PressLever(mover_side), note, ply=ply)
     if result in KING_GESTURES and chance(rng, noise.result_gesture):
         markers = chance(rng, noise.result_markers)
         gesture = _markers(board, result) if markers else _kings(board, result)

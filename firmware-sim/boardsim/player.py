@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import chess
@@ -18,7 +19,7 @@ from boardsim.board import VirtualBoard
 from boardsim.clock import Side
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
-from boardsim.performance import apply_step, perform_game
+from boardsim.performance import Step, apply_step, perform_game
 
 __all__ = ["Pace", "Table", "play_game"]
 
@@ -45,8 +46,12 @@ async def play_game(
     white_side: Side = Side.LEFT,
     press_clock: bool = True,
     rotated_board: bool | None = None,
+    on_step: Callable[[Step, float], None] | None = None,
 ) -> None:
-    """Play ``moves`` once a host is listening; see :func:`perform_game` for the options."""
+    """Play ``moves`` once a host is listening; see :func:`perform_game` for the options.
+
+    ``on_step`` hears of every step once its bytes are on the line, with the wall time.
+    """
     await table.wait_until_updating()
     loop = asyncio.get_running_loop()
     steps = perform_game(
@@ -64,3 +69,5 @@ async def play_game(
         await asyncio.sleep(step.delay)
         apply_step(table.board, step, loop.time())
         table.flush()
+        if on_step is not None:
+            on_step(step, time.time())

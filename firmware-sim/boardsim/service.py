@@ -12,7 +12,9 @@ fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout
 * ``{"event": "ready"}`` once every line is open;
 * ``{"event": "finished", "board": N}`` when board N's game has been played;
 * ``{"event": "fault", "kind": ..., "board": N or null, "phase": "start" | "end"}``;
-* ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere.
+* ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere;
+* ``{"event": "moved", "board": N, "ply": P, "at": T}`` with ``--report-moves``: the wall
+  time T of the last touch of ply P.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from boardsim.faults import LINE_FAULTS, Fault, end_fault, start_fault
 from boardsim.link import Link, Seat
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
+from boardsim.performance import Place, Step
 from boardsim.player import play_game
 from boardsim.pty_link import PtyLink
 from boardsim.tcp_link import TcpLink
@@ -62,6 +65,9 @@ class ServeOptions:
     #: Seconds per byte on the line (10 / baud), None for an instant line.
     byte_seconds: float | None = None
     faults: tuple[Fault, ...] = ()
+    #: Report ``{"event": "moved", "board", "ply", "at"}`` for every move: the wall time
+    #: of the move's last touch, for measuring how long the host takes to show it.
+    report_moves: bool = False
 
 
 def make_boards(count: int, options: ServeOptions) -> list[VirtualBoard]:
@@ -136,6 +142,15 @@ async def serve(
 
     async def play(number: int, game: chess.pgn.Game) -> None:
         rng = random.Random(None if options.seed is None else options.seed + number)
+        touched: dict[int, float] = {}
+
+        def note(step: Step, now: float) -> None:
+            # A move's last touch is known once the next ply starts (or the game ends).
+            if step.ply and isinstance(step.action, Place):
+                touched[step.ply] = now
+            for ply in [p for p in touched if p < step.ply or not step.ply]:
+                emit({"event": "moved", "board": number, "ply": ply, "at": touched.pop(ply)})
+
         await play_game(
             seats[number],
             list(game.mainline_moves()),
@@ -145,7 +160,10 @@ async def serve(
             result=game.headers.get("Result"),
             white_side=options.white_side,
             press_clock=options.time_control is not None,
+            on_step=note if options.report_moves else None,
         )
+        for ply, at in sorted(touched.items()):
+            emit({"event": "moved", "board": number, "ply": ply, "at": at})
         emit({"event": "finished", "board": number})
 
     try:

@@ -301,3 +301,32 @@ async def test_the_boardsim_command_serves_on_tcp(two_games: Path) -> None:
         process.terminate()
         with anyio.fail_after(10):
             assert await process.wait() == 0
+
+
+@pytest.mark.anyio
+async def test_moves_are_reported_with_the_time_of_their_last_touch(two_games: Path) -> None:
+    games = load_games(two_games, 1)
+    plies = len(list(games[0].mainline_moves()))
+    chosen = ServeOptions(pace=Pace(0.02, 0.005), seed=3, tcp_port=0, report_moves=True)
+    recorder = Recorder()
+    stop = asyncio.Event()
+    serving = asyncio.create_task(serve(games, chosen, stop, recorder))
+    try:
+        await recorder.wait_for(event="ready")
+        (board,) = [r for r in recorder.records if r["event"] == "board"]
+        port = serial.serial_for_url(str(board["url"]), timeout=5)
+        try:
+            port.write(bytes((0x40, 0x42, 0x4B)))  # reset, dump, update: the game starts
+            with anyio.fail_after(20):
+                await recorder.wait_for(event="finished", board=1)
+        finally:
+            port.close()
+        moved = [r for r in recorder.records if r["event"] == "moved"]
+        assert [r["ply"] for r in moved] == list(range(1, plies + 1))
+        times = [float(str(r["at"])) for r in moved]
+        assert times == sorted(times)
+        assert all(r["board"] == 1 for r in moved)
+    finally:
+        stop.set()
+        with anyio.fail_after(10):
+            await serving
