@@ -31,22 +31,17 @@ import urllib.request
 from pathlib import Path
 
 from bench.spectators import connect_all, number_after
-from relay.demo.run import bundled_games
+from relay.demo.run import bundled_games, event_setup, load_pairings
+from relay.domain.formats.event_file import render_event_file
 
 SETTLE_SECONDS = 0.25
 CLIENT_PROCESSES = 2
 
 
 def event_file(ports: list[str]) -> str:
-    lines = ['[tournament]\nname = "Latency Olympiad"\n']
-    for board in range(1, len(ports) + 1):
-        lines.append(f'[[player]]\nnumber = {2 * board - 1}\nname = "White{board}, P"\n')
-        lines.append(f'[[player]]\nnumber = {2 * board}\nname = "Black{board}, P"\n')
-    for board, port in enumerate(ports, start=1):
-        lines.append(f'[[board]]\nnumber = {board}\nurl = "{port}"\n')
-    pairings = ", ".join(f"[{2 * b - 1}, {2 * b}]" for b in range(1, len(ports) + 1))
-    lines.append(f"[[round]]\nnumber = 1\npairings = [{pairings}]\n")
-    return "\n".join(lines)
+    """The demo's round 1 on these ports: board n plays the n-th bundled game."""
+    setup = event_setup(load_pairings(bundled_games(), len(ports)), ports)
+    return render_event_file(setup)
 
 
 class Boards:

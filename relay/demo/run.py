@@ -82,6 +82,18 @@ def _rating(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
 
 
+def load_pairings(games: Path, boards: int) -> list[Pairing]:
+    """The players of the first ``boards`` games of ``games``, cycling through the file as
+    boardsim does when it has more boards than games."""
+    pairings: list[Pairing] = []
+    with games.open(encoding="utf-8") as handle:
+        while (headers := chess.pgn.read_headers(handle)) is not None:
+            pairings.append(Pairing.of_headers(headers))
+    if not pairings:
+        raise DemoError(f"{games}: no games")
+    return [pairings[i % len(pairings)] for i in range(boards)]
+
+
 def event_setup(pairings: list[Pairing], ports: list[str]) -> EventSetup:
     """Round 1 of the demo tournament: board ``n`` plays the ``n``-th game on port ``n``.
 
@@ -176,13 +188,7 @@ class Demo:
         return self.url
 
     def _load_pairings(self) -> list[Pairing]:
-        pairings: list[Pairing] = []
-        with self.options.games.open(encoding="utf-8") as handle:
-            while (headers := chess.pgn.read_headers(handle)) is not None:
-                pairings.append(Pairing.of_headers(headers))
-        if not pairings:
-            raise DemoError(f"{self.options.games}: no games")
-        return [pairings[i % len(pairings)] for i in range(self.options.boards)]
+        return load_pairings(self.options.games, self.options.boards)
 
     def _create_round(self, setup: EventSetup) -> tuple[int, list[int]]:
         assert self._engine is not None

@@ -24,7 +24,8 @@ import chess
 import chess.pgn
 from sqlmodel import Session
 
-from relay.demo.run import bundled_games
+from relay.demo.run import bundled_games, event_setup, load_pairings
+from relay.domain.formats.event_file import render_event_file
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
 from relay.store.engine import open_store
@@ -46,15 +47,9 @@ def source_games() -> list[list[str]]:
 
 
 def event_file(ports: list[str]) -> str:
-    lines = ['[tournament]\nname = "Kill Test Open"\n']
-    for board in range(1, len(ports) + 1):
-        lines.append(f'[[player]]\nnumber = {2 * board - 1}\nname = "White{board}, P"\n')
-        lines.append(f'[[player]]\nnumber = {2 * board}\nname = "Black{board}, P"\n')
-    for board, port in enumerate(ports, start=1):
-        lines.append(f'[[board]]\nnumber = {board}\nurl = "{port}"\n')
-    pairings = ", ".join(f"[{2 * b - 1}, {2 * b}]" for b in range(1, len(ports) + 1))
-    lines.append(f"[[round]]\nnumber = 1\npairings = [{pairings}]\n")
-    return "\n".join(lines)
+    """The demo's round 1 on these ports: board n plays the n-th bundled game."""
+    setup = event_setup(load_pairings(bundled_games(), len(ports)), ports)
+    return render_event_file(setup)
 
 
 class Boardsim:

@@ -302,3 +302,56 @@ _KIND_NAMES: dict[type[Any], str] = {
     date: "a date (2026-11-21)",
     datetime: "a date and time (2026-11-21T15:00:00)",
 }
+
+
+def render_event_file(setup: EventSetup) -> str:
+    """An event file that :func:`parse_event_file` reads back as ``setup``."""
+    lines = ["[tournament]"]
+    tournament = setup.tournament
+    lines += _pairs(
+        name=tournament.name,
+        site=tournament.site,
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        time_control=tournament.time_control,
+        rounds=tournament.rounds,
+    )
+    for player in setup.players:
+        lines += ["", "[[player]]"]
+        lines += _pairs(
+            number=player.number,
+            name=player.name,
+            fide_id=player.fide_id,
+            title=player.title,
+            rating=player.rating,
+            federation=player.federation,
+            team=player.team,
+        )
+    for board in setup.boards:
+        lines += ["", "[[board]]", *_pairs(number=board.number, driver=board.driver, url=board.url)]
+    for round_ in setup.rounds:
+        lines += ["", "[[round]]"]
+        lines += _pairs(
+            number=round_.number,
+            starts=round_.starts,
+            delay=round_.delay,
+            published=round_.published,
+        )
+        pairs = ", ".join(f"[{white}, {black}]" for white, black in round_.pairings)
+        lines.append(f"pairings = [{pairs}]")
+    return "\n".join(lines) + "\n"
+
+
+def _pairs(**values: object) -> list[str]:
+    return [f"{key} = {_toml(value)}" for key, value in values.items() if value is not None]
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from relay.domain.formats.event_file import EventFileError, parse_event_file
+from relay.domain.formats.event_file import EventFileError, parse_event_file, render_event_file
 
 EXAMPLE = """
 [tournament]
@@ -131,3 +132,13 @@ def test_the_readme_example_is_a_valid_event_file():
     assert setup.tournament.time_control == "40/5400+30:1800+30"
     assert setup.rounds[0].pairings == ((2, 1),)
     assert setup.boards[0].url == "/dev/ttyACM0"
+
+
+def test_a_rendered_event_file_reads_back_the_same():
+    setup = parse_event_file(EXAMPLE)
+    assert parse_event_file(render_event_file(setup)) == setup
+    odd = replace(
+        setup.players[1], name='Quote "the" \\ Player', team="Ünïcode", title="WGM", rating=0
+    )
+    setup = replace(setup, players=(setup.players[0], odd))
+    assert parse_event_file(render_event_file(setup)) == setup
