@@ -25,11 +25,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
+from bench.boardsim_process import BoardsimProcess
 from bench.spectators import connect_all, number_after
 from relay.demo.run import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
@@ -42,37 +42,6 @@ def event_file(ports: list[str]) -> str:
     """The demo's round 1 on these ports: board n plays the n-th bundled game."""
     setup = event_setup(load_pairings(bundled_games(), len(ports)), ports)
     return render_event_file(setup)
-
-
-class Boards:
-    """boardsim, and the last-touch time of every move it reports."""
-
-    def __init__(self, count: int, ply_seconds: float) -> None:
-        command = [sys.executable, "-m", "boardsim", "serve", "--games", str(bundled_games())]
-        command += ["--boards", str(count), "--ply-seconds", str(ply_seconds)]
-        command += ["--touch-seconds", "0.1", "--no-clock", "--report-moves", "--seed", "5"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        assert self.process.stdout is not None
-        self.ports: list[str] = []
-        for line in self.process.stdout:
-            record = json.loads(line)
-            if record["event"] == "board":
-                self.ports.append(record["port"])
-            elif record["event"] == "ready":
-                break
-        self.moved: dict[tuple[int, int], float] = {}
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            record = json.loads(line)
-            if record["event"] == "moved":
-                self.moved[(record["board"], record["ply"])] = record["at"]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
 
 def start_hub(folder: Path, event: Path) -> tuple[subprocess.Popen[str], int]:
@@ -115,7 +84,12 @@ def run(boards: int, clients: int, seconds: float, ply_seconds: float) -> None:
         f"round stream, {seconds:g} s measured",
         flush=True,
     )
-    simulated = Boards(boards, ply_seconds)
+    simulated = BoardsimProcess(
+        bundled_games(),
+        boards,
+        *("--ply-seconds", str(ply_seconds), "--touch-seconds", "0.1"),
+        *("--no-clock", "--report-moves", "--seed", "5"),
+    )
     with tempfile.TemporaryDirectory() as folder:
         event = Path(folder) / "event.toml"
         event.write_text(event_file(simulated.ports))

@@ -9,13 +9,11 @@ moves are stored, while the boards keep playing, then started again on the same 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ import chess
 import chess.pgn
 from sqlmodel import Session
 
+from bench.boardsim_process import BoardsimProcess
 from relay.demo.run import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from relay.domain.game.events import event_from_data
@@ -50,41 +49,6 @@ def event_file(ports: list[str]) -> str:
     """The demo's round 1 on these ports: board n plays the n-th bundled game."""
     setup = event_setup(load_pairings(bundled_games(), len(ports)), ports)
     return render_event_file(setup)
-
-
-class Boardsim:
-    """boardsim in its own process; remembers which boards have finished their game."""
-
-    def __init__(self, games: Path) -> None:
-        command = [sys.executable, "-m", "boardsim", "serve", "--games", str(games)]
-        command += ["--boards", str(BOARDS), "--ply-seconds", "0.3", "--touch-seconds", "0.03"]
-        command += ["--seed", "17"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        assert self.process.stdout is not None
-        self.ports: list[str] = []
-        for line in self.process.stdout:
-            record = json.loads(line)
-            if record["event"] == "board":
-                self.ports.append(record["port"])
-            elif record["event"] == "ready":
-                break
-        self.finished: set[int] = set()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            record = json.loads(line)
-            if record["event"] == "finished":
-                self.finished.add(record["board"])
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
-        self._reader.join(timeout=10)
-        assert self.process.stdout is not None
-        self.process.stdout.close()
 
 
 @contextlib.contextmanager
@@ -161,7 +125,9 @@ def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
 
 def test_kill_9_mid_round_loses_no_stored_move_and_the_boards_carry_on(tmp_path):
     sources = source_games()
-    boardsim = Boardsim(bundled_games())
+    boardsim = BoardsimProcess(
+        bundled_games(), BOARDS, "--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "17"
+    )
     try:
         event = tmp_path / "event.toml"
         event.write_text(event_file(boardsim.ports))

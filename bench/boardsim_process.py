@@ -1,0 +1,47 @@
+"""``boardsim serve`` in a process of its own, for benchmarks and end-to-end tests: its
+ports once it is ready, then what it reports as play goes on (finished games, moves)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+
+class BoardsimProcess:
+    def __init__(self, games: Path, boards: int, *options: str) -> None:
+        command = [sys.executable, "-m", "boardsim", "serve", "--games", str(games)]
+        command += ["--boards", str(boards), *options]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        self.ports: list[str] = []
+        for line in self.process.stdout:
+            record = json.loads(line)
+            if record["event"] == "board":
+                self.ports.append(record["port"])
+            elif record["event"] == "ready":
+                break
+        #: Boards whose game has been played.
+        self.finished: set[int] = set()
+        #: With --report-moves: (board, ply) -> wall time of the move's last touch.
+        self.moved: dict[tuple[int, int], float] = {}
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            record = json.loads(line)
+            if record["event"] == "finished":
+                self.finished.add(record["board"])
+            elif record["event"] == "moved":
+                self.moved[(record["board"], record["ply"])] = record["at"]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self._reader.join(timeout=10)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
