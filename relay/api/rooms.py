@@ -20,7 +20,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from relay.api.transport import FrameWriter, text_frame
+from relay.api.transport import FrameWriter, HotPath, text_frame
 from relay.bus.memory import MemoryBus, Subscription
 from relay.bus.messages import Published
 
@@ -78,6 +78,8 @@ class Member:
         self.sent: dict[int, int] = {}
         #: Set once the member is closed (dropped, left, or the room closed).
         self.gone = asyncio.Event()
+        #: A live direct member's bare write and buffer-size functions.
+        self.hot: HotPath | None = None
 
     @property
     def direct(self) -> bool:
@@ -86,6 +88,8 @@ class Member:
     def go_live(self) -> None:
         """The history has been sent: send what arrived meanwhile, then go live."""
         held, self._held = self._held or [], None
+        if self.writer is not None and not self.closed:
+            self.hot = self.writer.hot_path()
         fresh = [item for item in held if item.seq > self.sent.get(item.game_id, 0)]
         for item in fresh:
             self.sent[item.game_id] = item.seq
@@ -130,6 +134,7 @@ class Member:
 
     def close(self) -> None:
         self.closed = True
+        self.hot = None
         self._ready.set()
         self.gone.set()
 
@@ -189,8 +194,15 @@ class Room:
             return
         frames = b"".join(item.frame for item in items)
         self._said_at = time.monotonic()
+        limit = self.write_limit
         for member in tuple(self.members):
-            member.offer(items, frames)
+            hot = member.hot
+            if hot is None:
+                member.offer(items, frames)
+            elif hot[1]() > limit:
+                member.drop()
+            else:
+                hot[0](frames)
 
     def _beat(self) -> None:
         interval = self._rooms.heartbeat

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -45,12 +46,19 @@ def close_frame(code: int, reason: str) -> bytes:
     return frame(0x8, struct.pack("!H", code) + reason.encode()[:120])
 
 
+HotPath = tuple[Callable[[bytes], object], Callable[[], int]]
+
+
 class FrameWriter(Protocol):
     """Where a member's frames go."""
 
     def buffered(self) -> int: ...
     def write(self, data: bytes) -> bool: ...
     def close(self, code: int, reason: str) -> None: ...
+
+    def hot_path(self) -> HotPath:
+        """The bare write and buffer-size functions, for the fan-out's inner loop."""
+        ...
 
 
 class DirectWriter:
@@ -80,6 +88,10 @@ class DirectWriter:
     def buffered(self) -> int:
         size: int = self._transport.get_write_buffer_size()
         return size
+
+    def hot_path(self) -> HotPath:
+        # A transport closed under us ignores writes until the handler sees the disconnect.
+        return self._transport.write, self._transport.get_write_buffer_size
 
     def write(self, data: bytes) -> bool:
         """Write ``data``; False when the connection is closing (nothing written)."""

@@ -4,6 +4,7 @@ import asyncio
 import json
 import struct
 import time
+from collections.abc import Callable
 
 import anyio
 import pytest
@@ -39,6 +40,9 @@ class FakeWriter:
 
     def close(self, code: int, reason: str) -> None:
         self.closed = (code, reason)
+
+    def hot_path(self) -> tuple[Callable[[bytes], object], Callable[[], int]]:
+        return self.write, self.buffered
 
 
 def texts(data: bytes) -> list[dict[str, object]]:
