@@ -7,6 +7,7 @@ import json
 import chess
 import chess.pgn
 
+from tests.pgn_check import pgn_extract_problems
 from tests.relay.api.helpers import play, setup_round
 
 
@@ -67,6 +68,7 @@ def test_game_and_round_pgn(client):
     assert [node.clock() for node in game.mainline()] == [5399.0, 5398.0]
     round_text = client.get(f"/api/rounds/{round_id}/games.pgn").text
     assert round_text == response.text + "\n\n"
+    assert pgn_extract_problems(round_text) == ""
 
 
 def test_game_stream_replays_then_goes_live(client):

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from relay.api.app import create_app
 from relay.config import Settings
-from tests.pgn_check import read_all
+from tests.pgn_check import pgn_extract_problems, read_all
 from tests.relay.api.helpers import play, setup_round, token
 
 
@@ -227,9 +227,11 @@ def test_round_archive_and_skeleton(client):
     (game,) = read_all(archive)
     assert list(game.headers) == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
     assert "{" not in archive
+    assert pgn_extract_problems(archive) == ""
     skeleton = client.get(f"/api/rounds/{round_id}/skeleton.pgn").text
     (empty,) = read_all(skeleton)
     assert (empty.headers["Result"], empty.headers["White"]) == ("*", "White1, Player")
+    assert pgn_extract_problems(skeleton) == ""
     assert isinstance(empty, chess.pgn.Game)
 
 
