@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -27,6 +28,7 @@ class BoardsimProcess:
         self.finished: set[int] = set()
         #: With --report-moves: (board, ply) -> wall time of the move's last touch.
         self.moved: dict[tuple[int, int], float] = {}
+        self._changed = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -34,10 +36,18 @@ class BoardsimProcess:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             record = json.loads(line)
-            if record["event"] == "finished":
-                self.finished.add(record["board"])
-            elif record["event"] == "moved":
-                self.moved[(record["board"], record["ply"])] = record["at"]
+            with self._changed:
+                if record["event"] == "finished":
+                    self.finished.add(record["board"])
+                elif record["event"] == "moved":
+                    self.moved[(record["board"], record["ply"])] = record["at"]
+                self._changed.notify_all()
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
+        """Wait for a report that makes ``condition`` true; TimeoutError after ``timeout``."""
+        with self._changed:
+            if not self._changed.wait_for(condition, timeout):
+                raise TimeoutError(f"boardsim: no {what} within {timeout:g} s")
 
     def stop(self) -> None:
         self.process.terminate()

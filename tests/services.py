@@ -3,9 +3,11 @@ throwaway database (or key prefix) per test, removed afterwards."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import secrets
+import select
 import shutil
 import socket
 import subprocess
@@ -31,14 +33,6 @@ def _listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _wait_for(port: int, what: str) -> None:
-    deadline = time.monotonic() + 30
-    while not _listening(port):
-        if time.monotonic() > deadline:
-            raise ServiceUnavailableError(f"{what} did not start listening on {port}")
-        time.sleep(0.2)
-
-
 def ensure_postgres() -> None:
     if _listening(POSTGRES_PORT):
         return
@@ -47,37 +41,48 @@ def ensure_postgres() -> None:
         raise ServiceUnavailableError(
             "PostgreSQL is not running on 127.0.0.1:5432 and is not installed here"
         )
+    # pg_ctlcluster returns once the server accepts connections (pg_ctl start --wait).
     subprocess.run(
         ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1].name, "main", "start"],
         check=True,
         capture_output=True,
+        timeout=60,
     )
-    _wait_for(POSTGRES_PORT, "PostgreSQL")
+    if not _listening(POSTGRES_PORT):
+        raise ServiceUnavailableError(f"PostgreSQL started but is not on port {POSTGRES_PORT}")
 
 
 def ensure_redis() -> None:
+    """Start Redis in the foreground of a child process when it is down, wait for its
+    "ready" line, and stop it when the tests end."""
     if _listening(REDIS_PORT):
         return
     if shutil.which("redis-server") is None:
         raise ServiceUnavailableError("Redis is not running on 127.0.0.1:6379 and not installed")
-    subprocess.run(
-        [
-            "redis-server",
-            "--daemonize",
-            "yes",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(REDIS_PORT),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    _wait_for(REDIS_PORT, "Redis")
+    server = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(REDIS_PORT), "--save", "",
+         "--appendonly", "no", "--daemonize", "no"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    atexit.register(_stop, server)
+    assert server.stdout is not None
+    deadline = time.monotonic() + 30
+    while (left := deadline - time.monotonic()) > 0:
+        readable, _, _ = select.select([server.stdout], [], [], left)
+        line = server.stdout.readline() if readable else ""
+        if "Ready to accept connections" in line:
+            return
+        if readable and not line:
+            break  # the server exited
+    raise ServiceUnavailableError(f"Redis did not get ready on port {REDIS_PORT}")
+
+
+def _stop(server: subprocess.Popen[str]) -> None:
+    server.terminate()
+    server.wait(timeout=30)
+    if server.stdout is not None:
+        server.stdout.close()
 
 
 @contextlib.contextmanager

@@ -2,13 +2,16 @@
 after a restart the boards carry on: every game ends up stored move for move.
 
 boardsim plays 50 real games on pseudo-terminals in a process of its own; the hub is
-``relay serve`` with an event file naming the 50 ports. The hub is killed once a few hundred
-moves are stored, while the boards keep playing, then started again on the same database.
+``relay serve`` with an event file naming the 50 ports. The test follows the round's stream:
+once it has shown a few hundred moves (each committed before it was published) the hub is
+killed; the boards play on; the hub is started again on the same database and followed
+until every game has been shown to its end.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -17,10 +20,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
 from sqlmodel import Session
+from websockets.sync.client import connect
 
 from bench.boardsim_process import BoardsimProcess
 from relay.demo.run import bundled_games, event_setup, load_pairings
@@ -32,8 +37,10 @@ from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games
 
 BOARDS = 50
-#: Moves stored before the kill.
+#: Moves shown (so stored) before the kill.
 KILL_AFTER_PLIES = 400
+#: Moves the boards make while no hub listens.
+PLIES_WHILE_DOWN = 100
 FINISH_SECONDS = 420
 
 
@@ -52,7 +59,7 @@ def event_file(ports: list[str]) -> str:
 
 
 @contextlib.contextmanager
-def hub(tmp_path: Path, event: Path, db: str) -> Iterator[subprocess.Popen[str]]:
+def hub(tmp_path: Path, event: Path, db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     env = {
         **os.environ,
         "RELAY_SETTLE_SECONDS": "0.06",
@@ -71,9 +78,10 @@ def hub(tmp_path: Path, event: Path, db: str) -> Iterator[subprocess.Popen[str]]
         assert process.stdout is not None
         while (line := process.stdout.readline()) and "hub on" not in line:
             pass
-        assert re.search(r"hub on http://", line), line + (tmp_path / "hub.log").read_text()
+        found = re.search(r"hub on http://(\S+) ", line)
+        assert found, line + (tmp_path / "hub.log").read_text()
         try:
-            yield process
+            yield process, f"ws://{found.group(1)}api/rounds/1/stream"
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
@@ -115,42 +123,51 @@ def differences(after: dict[int, list[str]], expected: dict[int, list[str]]) -> 
     return "\n".join(lines)
 
 
-def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+def follow(url: str, done: Callable[[dict[int, int]], bool], seconds: float) -> dict[int, int]:
+    """Read the round's stream until ``done(plies by board)``; AssertionError after
+    ``seconds``."""
     deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.5)
+    with connect(url, max_size=None) as stream:
+        snapshot: dict[str, Any] = json.loads(stream.recv(timeout=30))
+        board_of = {game["id"]: game["board"] for game in snapshot["games"]}
+        plies = {game["board"]: game["ply"] for game in snapshot["games"]}
+        while not done(plies):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"the stream stopped short: {sum(plies.values())} plies")
+            message = json.loads(stream.recv(timeout=left))
+            if message.get("kind") in {"move", "correction", "takeback"}:
+                plies[board_of[message["game"]]] = message["data"]["ply"]
+    return plies
 
 
 def test_kill_9_mid_round_loses_no_stored_move_and_the_boards_carry_on(tmp_path):
     sources = source_games()
     boardsim = BoardsimProcess(
-        bundled_games(), BOARDS, "--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "17"
+        bundled_games(),
+        BOARDS,
+        *("--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "17", "--report-moves"),
     )
+    expected = {board: sources[(board - 1) % len(sources)] for board in range(1, BOARDS + 1)}
     try:
         event = tmp_path / "event.toml"
         event.write_text(event_file(boardsim.ports))
         db = f"sqlite:///{tmp_path / 'round.db'}"
-        with hub(tmp_path, event, db) as first:
-
-            def enough() -> bool:
-                return sum(map(len, stored_moves(db).values())) >= KILL_AFTER_PLIES
-
-            wait_for(enough, 120, f"{KILL_AFTER_PLIES} stored moves")
+        with hub(tmp_path, event, db) as (first, stream):
+            follow(stream, lambda plies: sum(plies.values()) >= KILL_AFTER_PLIES, 120)
             first.kill()  # SIGKILL: no shutdown, no flush
             first.wait(timeout=30)
+        made = len(boardsim.moved)
         before = stored_moves(db)
         assert sum(map(len, before.values())) >= KILL_AFTER_PLIES
         for board, moves in before.items():
-            source = sources[(board - 1) % len(sources)]
-            assert moves == source[: len(moves)], f"board {board}"
-        time.sleep(2)  # the boards play on while no hub listens
-        with hub(tmp_path, event, db):
-            wait_for(lambda: len(boardsim.finished) == BOARDS, FINISH_SECONDS, "every game")
-            expected = {board: sources[(board - 1) % len(sources)] for board in before}
-            with contextlib.suppress(AssertionError):
-                wait_for(lambda: stored_moves(db) == expected, 30, "the last moves")
+            assert moves == expected[board][: len(moves)], f"board {board}"
+        # The boards play on while no hub listens.
+        boardsim.wait_until(lambda: len(boardsim.moved) >= made + PLIES_WHILE_DOWN, 60, "moves")
+        with hub(tmp_path, event, db) as (_, stream):
+            finished = {board: len(moves) for board, moves in expected.items()}
+            with contextlib.suppress(AssertionError):  # the comparison below says what differs
+                follow(stream, lambda plies: plies == finished, FINISH_SECONDS)
         after = stored_moves(db)
         assert after == expected, differences(after, expected)
         for board, moves in before.items():
