@@ -13,7 +13,7 @@ means no clock; ``clock-connected`` for firmware that sets it the other way roun
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,24 @@ def _source_web_dir() -> Path:
 #: The readings of the DGT clock's two disputed status bits (see drivers/dgt/bwtime.py).
 DGT_TURN_BITS = frozenset({"2015", "pre-2015"})
 DGT_CLOCK_BIT = frozenset({"no-clock", "clock-connected"})
+
+
+#: Environment variable -> (setting, how to read its text).
+ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "RELAY_DB": ("db_url", str),
+    "RELAY_HOST": ("host", str),
+    "RELAY_PORT": ("port", int),
+    "RELAY_WEB_DIR": ("web_dir", Path),
+    "RELAY_DGT_CLOCK_BIT": ("dgt_clock_bit", str),
+    "RELAY_DGT_TURN_BITS": ("dgt_turn_bits", str),
+    "RELAY_SETTLE_SECONDS": ("settle_seconds", float),
+    "RELAY_BOARD_SWEEP_SECONDS": ("board_sweep_seconds", float),
+    "RELAY_REDIS": ("redis_url", str),
+    "RELAY_REDIS_NAMESPACE": ("redis_namespace", str),
+    "RELAY_RATE_LIMIT": ("rate_limit", float),
+    "RELAY_BACKUP_DIR": ("backup_dir", Path),
+    "RELAY_BACKUP_MINUTES": ("backup_minutes", float),
+}
 
 
 class SettingsError(ValueError):
@@ -73,33 +91,11 @@ class Settings:
         env = os.environ if environ is None else environ
         settings = cls()
         try:
-            from_env: dict[str, Any] = {}
-            if "RELAY_DB" in env:
-                from_env["db_url"] = env["RELAY_DB"]
-            if "RELAY_HOST" in env:
-                from_env["host"] = env["RELAY_HOST"]
-            if "RELAY_PORT" in env:
-                from_env["port"] = int(env["RELAY_PORT"])
-            if "RELAY_WEB_DIR" in env:
-                from_env["web_dir"] = Path(env["RELAY_WEB_DIR"])
-            if "RELAY_DGT_CLOCK_BIT" in env:
-                from_env["dgt_clock_bit"] = env["RELAY_DGT_CLOCK_BIT"]
-            if "RELAY_DGT_TURN_BITS" in env:
-                from_env["dgt_turn_bits"] = env["RELAY_DGT_TURN_BITS"]
-            if "RELAY_SETTLE_SECONDS" in env:
-                from_env["settle_seconds"] = float(env["RELAY_SETTLE_SECONDS"])
-            if "RELAY_BOARD_SWEEP_SECONDS" in env:
-                from_env["board_sweep_seconds"] = float(env["RELAY_BOARD_SWEEP_SECONDS"])
-            if "RELAY_REDIS" in env:
-                from_env["redis_url"] = env["RELAY_REDIS"]
-            if "RELAY_REDIS_NAMESPACE" in env:
-                from_env["redis_namespace"] = env["RELAY_REDIS_NAMESPACE"]
-            if "RELAY_RATE_LIMIT" in env:
-                from_env["rate_limit"] = float(env["RELAY_RATE_LIMIT"])
-            if "RELAY_BACKUP_DIR" in env:
-                from_env["backup_dir"] = Path(env["RELAY_BACKUP_DIR"])
-            if "RELAY_BACKUP_MINUTES" in env:
-                from_env["backup_minutes"] = float(env["RELAY_BACKUP_MINUTES"])
+            from_env = {
+                name: convert(env[variable])
+                for variable, (name, convert) in ENVIRONMENT.items()
+                if variable in env
+            }
         except ValueError as error:
             raise SettingsError(f"environment: {error}") from None
         settings = replace(settings, **from_env)

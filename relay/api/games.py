@@ -138,11 +138,7 @@ async def standings(
 SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
-@router.get(
-    "/tournaments/{tournament_id}/games.pgn",
-    response_class=PlainTextResponse,
-    responses=PGN_RESPONSE,
-)
+@router.get("/tournaments/{tournament_id}/games.pgn", **PGN_ROUTE)
 async def tournament_pgn(
     hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
 ) -> PlainTextResponse:
@@ -186,9 +182,7 @@ async def round_games(
     return [view.summary(view.version_at(cut)) for view in await hub.views.round(round_id)]
 
 
-@router.get(
-    "/rounds/{round_id}/games.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
-)
+@router.get("/rounds/{round_id}/games.pgn", **PGN_ROUTE)
 async def round_pgn(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
 ) -> PlainTextResponse:
@@ -198,9 +192,7 @@ async def round_pgn(
     return PlainTextResponse(text, media_type=PGN_MEDIA_TYPE)
 
 
-@router.get(
-    "/rounds/{round_id}/archive.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
-)
+@router.get("/rounds/{round_id}/archive.pgn", **PGN_ROUTE)
 async def round_archive(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
 ) -> PlainTextResponse:
@@ -216,9 +208,7 @@ async def round_archive(
     return PlainTextResponse(render_round(games), media_type=PGN_MEDIA_TYPE)
 
 
-@router.get(
-    "/rounds/{round_id}/skeleton.pgn", response_class=PlainTextResponse, responses=PGN_RESPONSE
-)
+@router.get("/rounds/{round_id}/skeleton.pgn", **PGN_ROUTE)
 async def round_skeleton(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
 ) -> PlainTextResponse:

@@ -81,10 +81,6 @@ class Member:
         #: A live direct member's bare write and buffer-size functions.
         self.hot: HotPath | None = None
 
-    @property
-    def direct(self) -> bool:
-        return self.writer is not None and self._held is None
-
     def go_live(self) -> None:
         """The history has been sent: send what arrived meanwhile, then go live."""
         held, self._held = self._held or [], None

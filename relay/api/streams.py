@@ -162,7 +162,8 @@ async def _pump(websocket: WebSocket, member: Member) -> None:
         if member.overflowed:
             await websocket.close(CLOSE_TRY_AGAIN, "too far behind; resume from your version")
         elif not listener.done():
-            await websocket.close(CLOSE_TRY_AGAIN, "the round's delay changed; reconnect")
+            # The room let the client go (a delay changed, the server stops): come back.
+            await websocket.close(CLOSE_TRY_AGAIN, "reconnect and resume from your version")
     finally:
         listener.cancel()
         await asyncio.gather(listener, return_exceptions=True)
