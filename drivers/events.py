@@ -192,6 +192,9 @@ class SetAndRun:
     left_seconds: int
     right_seconds: int
     run: RunMode
+    #: A press of the lever stops the presser's time and starts the other's (a game in
+    #: play); without it the clock keeps the side it was told to run.
+    lever_toggles: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ MAX_CLOCK_SECONDS = 9 * 3600 + 59 * 60 + 59
 TEXT_WIDTH = 8
 
 _RUN_BITS = {RunMode.LEFT: 0x01, RunMode.RIGHT: 0x02, RunMode.STOPPED: 0x04}
+_TOGGLE_ON_LEVER = 0x08
 
 
 class ClockCommandError(ValueError):
@@ -74,7 +75,8 @@ def encode_command(command: ClockCommand) -> bytes:
     """The bytes to write to the board for ``command``."""
     if isinstance(command, SetAndRun):
         times = _hms(command.left_seconds) + _hms(command.right_seconds)
-        return wrap(CMD_SETNRUN, bytes((*times, _RUN_BITS[command.run])))
+        mode = _RUN_BITS[command.run] | (_TOGGLE_ON_LEVER if command.lever_toggles else 0)
+        return wrap(CMD_SETNRUN, bytes((*times, mode)))
     if isinstance(command, ShowText):
         if not command.text.isascii() or len(command.text) > TEXT_WIDTH:
             raise ClockCommandError(f"{command.text!r}: up to {TEXT_WIDTH} ASCII characters")

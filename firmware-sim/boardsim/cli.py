@@ -15,7 +15,10 @@ free ports); ``--faults SPEC`` injects faults (:mod:`boardsim.faults`); ``--nois
 untidy the players are (``clean`` by default, which the demo relies on); ``--scan-ms``
 turns on the 200-250 ms sensor scan (off by default, so fast demo games stay clean);
 ``--baud 9600`` paces the line like the real cable; ``--time-control`` and ``--no-clock``
-set up the clocks.
+set up the clocks; ``--report-moves`` and ``--report-clock`` add JSON lines about the moves
+and about what the clocks did with the host's SETNRUN commands (and their flags);
+``--wait-for-clock`` makes each player wait for the host to start the clock with a SETNRUN
+(the arbiter's central start) before White's first move.
 """
 
 from __future__ import annotations
@@ -83,6 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help='report {"event": "moved", ...} with the time of each move\'s last touch',
     )
+    serve_.add_argument(
+        "--report-clock",
+        action="store_true",
+        help='report {"event": "clock-set" | "clock-refused", ...} for each SETNRUN a clock '
+        'accepts or refuses, and {"event": "flag", ...} when a flag falls',
+    )
+    serve_.add_argument(
+        "--wait-for-clock",
+        action="store_true",
+        help="players wait for the host to start the clock (SETNRUN) before White's first move",
+    )
     return parser
 
 
@@ -105,6 +119,8 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         raise ValueError("--baud must not be negative")
     if args.tcp is not None and not 0 <= args.tcp <= 65535:
         raise ValueError("--tcp needs a port number")
+    if args.wait_for_clock and args.no_clock:
+        raise ValueError("--wait-for-clock needs a clock: drop --no-clock")
     pace = Pace(ply_seconds=args.ply_seconds, touch_seconds=args.touch_seconds)
     return ServeOptions(
         pace=pace.faster(args.speed),
@@ -118,6 +134,8 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         byte_seconds=10 / args.baud if args.baud else None,
         faults=tuple(parse_faults(args.faults)),
         report_moves=args.report_moves,
+        report_clock=args.report_clock,
+        wait_for_clock=args.wait_for_clock,
     )
 
 

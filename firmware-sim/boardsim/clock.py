@@ -26,6 +26,14 @@ What the clock does, as this simulator models it:
   reconnection and mode-23 changes produce spontaneous acks at once.
 * displayed times are rounded up to the second, so a side shows 0:00:00 only when its flag
   has fallen. SETNRUN's count-up bit (hours | 0x10) is not supported and is ignored.
+* with :attr:`Dgt3000.ignores_commands` the clock's command channel is broken: commands from
+  the board have no effect and get no ack, while the times run and are reported as usual.
+
+Whoever drives the clock can hear what it did: every :class:`ClockListener` in
+:attr:`Dgt3000.listeners` is called with each SETNRUN applied (:class:`SetnrunApplied`) or
+refused (:class:`SetnrunRefused`) and each flag fall (:class:`FlagFell`), inside the call that
+caused it and stamped with that call's ``now``. The clock does no I/O with them; a listener
+turns them into JSON lines or wakes a waiting player.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -116,6 +125,43 @@ RUN_LEFT = 0x01
 RUN_RIGHT = 0x02
 RUN_PAUSED = 0x04
 RUN_TOGGLE_ON_LEVER = 0x08
+
+
+class RunMode(Enum):
+    """What a SETNRUN mode byte asks the clock to run, by the names the JSON lines use."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    BOTH = "both"
+    PAUSED = "paused"
+    STOPPED = "stopped"
+
+    @classmethod
+    def of_byte(cls, mode: int) -> RunMode:
+        """The run mode of SETNRUN's status byte; the pause bit wins over the side bits."""
+        if mode & RUN_PAUSED:
+            return cls.PAUSED
+        left, right = bool(mode & RUN_LEFT), bool(mode & RUN_RIGHT)
+        if left and right:
+            return cls.BOTH
+        if left:
+            return cls.LEFT
+        if right:
+            return cls.RIGHT
+        return cls.STOPPED
+
+    @property
+    def counts_down(self) -> bool:
+        """A side runs once the clock has applied this mode."""
+        return self in (RunMode.LEFT, RunMode.RIGHT, RunMode.BOTH)
+
+
+class Refusal(Enum):
+    """Why the clock answered a SETNRUN with the error ack."""
+
+    NOT_MODE23 = "not-in-mode-23"
+    BAD_TIME = "bad-time"
+    BAD_LENGTH = "bad-length"
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +252,28 @@ class FlagFell:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class SetnrunApplied:
+    """The clock took a SETNRUN at ``at``: these times (whole seconds) and this run mode."""
+
+    left_seconds: int
+    right_seconds: int
+    run: RunMode
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetnrunRefused:
+    """The clock answered a SETNRUN at ``at`` with the error ack and changed nothing."""
+
+    reason: Refusal
+    at: float
+
+
 ClockEvent = Ack | LeverMoved | FlagFell
+#: What :attr:`Dgt3000.listeners` hear.
+ClockReport = SetnrunApplied | SetnrunRefused | FlagFell
+ClockListener = Callable[[ClockReport], None]
 
 
 class Dgt3000:
@@ -231,7 +298,11 @@ class Dgt3000:
         self.version = version
         self.ack_delay = ack_delay
         self.connected = True
+        #: The command channel is broken: commands from the board are lost without an ack.
+        self.ignores_commands = False
         self.battery_low = False
+        #: Called with every SETNRUN applied or refused and every flag fall (see above).
+        self.listeners: list[ClockListener] = []
         #: What the display shows instead of the times (DISPLAY/ASCII), None for times.
         self.display: str | None = None
         self.icons: bytes = b""
@@ -348,7 +419,7 @@ class Dgt3000:
     def handle(self, command: int, payload: bytes, now: float) -> None:
         """A clock command from the board; its ack comes out of :meth:`advance` later."""
         now = self._time(now)
-        if not self.connected:
+        if not self.connected or self.ignores_commands:
             return
         try:
             kind = ClockCommand(command)
@@ -358,6 +429,8 @@ class Dgt3000:
             return
         if len(payload) != PAYLOAD_LENGTHS[kind]:
             self.errors.append(f"{kind.name}: {len(payload)} payload bytes")
+            if kind is ClockCommand.SETNRUN:
+                self._tell(SetnrunRefused(Refusal.BAD_LENGTH, now))
             self._queue(Ack(ACK_ERROR, kind), now)
             return
         ack = Ack(ACK_OK, kind)
@@ -432,7 +505,9 @@ class Dgt3000:
             self._flag_fallen.add(side)
             self._running = None
             self._blocked = True
-        return FlagFell(side, at)
+        fell = FlagFell(side, at)
+        self._tell(fell)
+        return fell
 
     def _halt(self, side: Side, now: float, *, with_bonus: bool) -> None:
         used = self._counted_ms(now)
@@ -452,6 +527,7 @@ class Dgt3000:
 
     def _setnrun(self, payload: bytes, now: float) -> Ack:
         if not self.mode23:
+            self._tell(SetnrunRefused(Refusal.NOT_MODE23, now))
             return Ack(ACK_ERROR, ClockCommand.SETNRUN)
         left_h, left_m, left_s, right_h, right_m, right_s, mode = payload
         if left_h & 0x10 or right_h & 0x10:
@@ -461,6 +537,7 @@ class Dgt3000:
         for hours, minutes, seconds in sides:
             if hours > 9 or minutes > 59 or seconds > 59:
                 self.errors.append(f"SETNRUN: {hours}:{minutes}:{seconds} is not a time")
+                self._tell(SetnrunRefused(Refusal.BAD_TIME, now))
                 return Ack(ACK_ERROR, ClockCommand.SETNRUN)
             times.append((hours * 3600 + minutes * 60 + seconds) * 1000)
         self._remaining = {Side.LEFT: times[0], Side.RIGHT: times[1]}
@@ -469,14 +546,20 @@ class Dgt3000:
         self._blocked = False
         self._paused = bool(mode & RUN_PAUSED)
         self._toggle = bool(mode & RUN_TOGGLE_ON_LEVER)
-        left, right = bool(mode & RUN_LEFT), bool(mode & RUN_RIGHT)
-        if self._paused or not (left or right):
+        run = RunMode.of_byte(mode)
+        if not run.counts_down:
             self._running = None
-        elif left and right:
+        elif run is RunMode.BOTH:
             self._start(self._lever_high, now)
         else:
-            self._start(Side.LEFT if left else Side.RIGHT, now)
+            self._start(Side.LEFT if run is RunMode.LEFT else Side.RIGHT, now)
+        self._tell(SetnrunApplied(times[0] // 1000, times[1] // 1000, run, now))
         return Ack(ACK_OK, ClockCommand.SETNRUN)
+
+    def _tell(self, report: ClockReport) -> None:
+        # A copy: a listener may remove itself (a player that has seen the start).
+        for listener in list(self.listeners):
+            listener(report)
 
     def _queue(self, ack: Ack, now: float, delay: float | None = None) -> None:
         if delay is None:

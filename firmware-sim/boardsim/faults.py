@@ -23,9 +23,13 @@ vanish      the port disappears for ``for`` seconds (default 2) and comes back; 
 mute        the board stops answering and reporting (it keeps scanning and logging)
 battery     low battery: BWTIME status bit 2, and BATTERY_STATUS shows 5 %
 noclock     the clock is unplugged: BWTIME says "no clock"; back with a "ready" ack
+noack       the clock's command channel is broken: it ignores every clock command from the
+            board (SETNRUN, DISPLAY, BEEP, ...) — no effect, no ack — but keeps counting and
+            its times are reported as usual
 ==========  =============================================================================
 
-Example: ``garbage@5:bytes=32; vanish@10:board=2,for=3; mute@20:board=1,for=5``.
+Example: ``garbage@5:bytes=32; vanish@10:board=2,for=3; mute@20:board=1,for=5;
+noack@30:board=3,for=10``.
 
 Line faults (garbage, drop, vanish) act on the line carrying the board, so on a bus chain
 they hit every board of the chain. :func:`start_fault` and :func:`end_fault` do one fault
@@ -52,6 +56,7 @@ class FaultKind(Enum):
     MUTE = "mute"
     BATTERY = "battery"
     NOCLOCK = "noclock"
+    NOACK = "noack"
 
 
 #: Faults done to the line rather than to a board's firmware.
@@ -161,6 +166,8 @@ def start_fault(
         elif kind is FaultKind.NOCLOCK and board.clock is not None:
             board.advance(now)
             board.clock.set_connected(False, now)
+        elif kind is FaultKind.NOACK and board.clock is not None:
+            board.clock.ignores_commands = True
     link.flush()
 
 
@@ -177,6 +184,8 @@ async def end_fault(fault: Fault, link: Link, boards: list[VirtualBoard], now: f
         elif kind is FaultKind.NOCLOCK and board.clock is not None:
             board.advance(now)
             board.clock.set_connected(True, now)
+        elif kind is FaultKind.NOACK and board.clock is not None:
+            board.clock.ignores_commands = False
     link.flush()
 
 

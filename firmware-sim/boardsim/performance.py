@@ -11,7 +11,9 @@ The order of events in a game:
 1. set-up: squares that do not hold what the start position needs are emptied, then filled
    (on a board set up the wrong way round, the target is the rotated start position, and
    every later index is mirrored too);
-2. the clock is started by Black pressing their side (with ``press_clock``);
+2. the clock is started by Black pressing their side (with ``press_clock``, unless
+   ``start_clock`` is False: then the host starts it with a SETNRUN, the arbiter's central
+   start, and nobody presses before White's first move);
 3. per ply: thinking time, then the move's touches (:mod:`boardsim.hands`), with an
    adjusted piece before or after, or a knocked-over piece put back after, as the noise
    model draws; then the mover presses their side of the clock;
@@ -101,6 +103,7 @@ def perform_game(
     result: str | None = None,
     white_side: Side = Side.LEFT,
     press_clock: bool = True,
+    start_clock: bool = True,
     rotated_board: bool | None = None,
 ) -> Iterator[Step]:
     """The steps of a game from ``initial`` (the board's physical squares now).
@@ -120,7 +123,7 @@ def perform_game(
 
     for step in _set_up(initial, target, pace, rng):
         yield replace(step, habit="rotated") if turned else step
-    if press_clock:
+    if press_clock and start_clock:
         yield Step(pace.between_touches(rng), PressLever(white_side.other), "clock started")
     board = chess.Board()
     for ply, move in enumerate(moves, start=1):

@@ -14,7 +14,23 @@ fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout
 * ``{"event": "fault", "kind": ..., "board": N or null, "phase": "start" | "end"}``;
 * ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere;
 * ``{"event": "moved", "board": N, "ply": P, "at": T}`` with ``--report-moves``: the wall
-  time T of the last touch of ply P.
+  time T of the last touch of ply P;
+* with ``--report-clock``, what board N's clock did with the host's SETNRUN commands and
+  its flags, T being the wall time (``time.time()``) it happened:
+
+  * ``{"event": "clock-set", "board": N, "left": L, "right": R, "run": RUN, "at": T}`` for
+    a SETNRUN the clock accepted: L and R the whole seconds set on the left and right side,
+    RUN ``"left"``, ``"right"``, ``"both"``, ``"paused"`` or ``"stopped"`` from its mode byte
+    (:class:`boardsim.clock.RunMode`);
+  * ``{"event": "clock-refused", "board": N, "reason": ...}`` for a SETNRUN it answered with
+    the error ack, the reason ``"not-in-mode-23"``, ``"bad-time"`` or ``"bad-length"``;
+  * ``{"event": "flag", "board": N, "side": "left" | "right", "at": T}`` when a flag falls.
+
+  A SETNRUN the clock never hears (no clock, the ``noclock`` or ``noack`` fault) gives no
+  line.
+
+With ``--wait-for-clock`` a board's player makes White's first move only once the host has
+started the clock with a SETNRUN (:class:`boardsim.player.ClockStart`).
 """
 
 from __future__ import annotations
@@ -22,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,7 +46,15 @@ import chess.pgn
 
 from boardsim.board import BoardTiming, VirtualBoard
 from boardsim.chain import BusChain
-from boardsim.clock import Dgt3000, Side, TimeControl
+from boardsim.clock import (
+    ClockListener,
+    ClockReport,
+    Dgt3000,
+    SetnrunApplied,
+    SetnrunRefused,
+    Side,
+    TimeControl,
+)
 from boardsim.endpoint import Endpoint
 from boardsim.faults import LINE_FAULTS, Fault, end_fault, start_fault
 from boardsim.link import Link, Seat
@@ -68,6 +93,38 @@ class ServeOptions:
     #: Report ``{"event": "moved", "board", "ply", "at"}`` for every move: the wall time
     #: of the move's last touch, for measuring how long the host takes to show it.
     report_moves: bool = False
+    #: Report what each clock did with the host's SETNRUNs, and its flags (see above).
+    report_clock: bool = False
+    #: Players wait for the host to start the clock before White's first move.
+    wait_for_clock: bool = False
+
+
+def clock_record(number: int, report: ClockReport, at: float) -> dict[str, object]:
+    """The JSON line for what board ``number``'s clock reported; ``at`` is its wall time."""
+    if isinstance(report, SetnrunApplied):
+        return {
+            "event": "clock-set",
+            "board": number,
+            "left": report.left_seconds,
+            "right": report.right_seconds,
+            "run": report.run.value,
+            "at": at,
+        }
+    if isinstance(report, SetnrunRefused):
+        return {"event": "clock-refused", "board": number, "reason": report.reason.value}
+    return {"event": "flag", "board": number, "side": report.side.value, "at": at}
+
+
+def clock_reporter(number: int, emit: Emit) -> ClockListener:
+    """A listener for board ``number``'s clock that emits its reports as JSON lines."""
+    loop = asyncio.get_running_loop()
+
+    def hear(report: ClockReport) -> None:
+        # The clock runs on the loop's clock; a flag may have fallen a moment before the
+        # timer that reports it, so its wall time is worked back from the loop time.
+        emit(clock_record(number, report, time.time() - (loop.time() - report.at)))
+
+    return hear
 
 
 def make_boards(count: int, options: ServeOptions) -> list[VirtualBoard]:
@@ -124,7 +181,13 @@ async def serve(
     for fault in options.faults:
         if fault.board is not None and fault.board > len(games):
             raise ValueError(f"fault {fault.kind.value}: there is no board {fault.board}")
+    if options.wait_for_clock and options.time_control is None:
+        raise ValueError("waiting for the clock needs boards with a clock")
     boards = make_boards(len(games), options)
+    if options.report_clock:
+        for number, board in enumerate(boards, start=1):
+            if board.clock is not None:
+                board.clock.listeners.append(clock_reporter(number, emit))
     links = await open_links(boards, options)
     seats: dict[int, Seat] = {}
     line_of: dict[int, Link] = {}
@@ -160,6 +223,7 @@ async def serve(
             result=game.headers.get("Result"),
             white_side=options.white_side,
             press_clock=options.time_control is not None,
+            wait_for_clock=options.wait_for_clock,
             on_step=note if options.report_moves else None,
         )
         for ply, at in sorted(touched.items()):

@@ -19,6 +19,7 @@ from boardsim.pace import Pace
 from boardsim.scanner import ScanTiming
 from boardsim.service import ServeOptions, serve
 from boardsim.wire import bus_command
+from tests.boardsim.recorder import Recorder
 
 TWO_GAMES = """\
 [Event "Test"]
@@ -145,6 +146,14 @@ def test_default_options_are_the_clean_demo() -> None:
     assert chosen.time_control == TimeControl(5400, 30)
     assert (chosen.bus, chosen.tcp_port, chosen.faults) == (False, None, ())
     assert chosen.white_side is Side.LEFT
+    assert (chosen.report_moves, chosen.report_clock, chosen.wait_for_clock) == (False,) * 3
+
+
+def test_clock_reports_and_the_central_start_are_asked_for_by_flag() -> None:
+    chosen = options("--report-clock", "--wait-for-clock")
+
+    assert (chosen.report_clock, chosen.wait_for_clock) == (True, True)
+    assert not chosen.report_moves
 
 
 def test_games_and_pgn_are_the_same_option(two_games: Path) -> None:
@@ -182,6 +191,7 @@ def test_every_option() -> None:
         ["--baud", "-1"],
         ["--tcp", "70000"],
         ["--speed", "0"],
+        ["--wait-for-clock", "--no-clock"],
     ],
 )
 def test_bad_option_values_return_2(
@@ -204,28 +214,6 @@ def test_a_fault_for_a_missing_board_returns_1(
     captured = capsys.readouterr()
     assert "no board 3" in captured.err
     assert captured.out == ""
-
-
-class Recorder:
-    """Collects the JSON records ``serve`` emits and wakes whoever waits for one."""
-
-    def __init__(self) -> None:
-        self.records: list[dict[str, object]] = []
-        self.changed = asyncio.Event()
-
-    def __call__(self, record: dict[str, object]) -> None:
-        json.dumps(record)  # every record must be JSON
-        self.records.append(record)
-        self.changed.set()
-
-    async def wait_for(self, **fields: object) -> dict[str, object]:
-        with anyio.fail_after(10):
-            while True:
-                for record in self.records:
-                    if all(record.get(k) == v for k, v in fields.items()):
-                        return record
-                self.changed.clear()
-                await self.changed.wait()
 
 
 @pytest.mark.anyio

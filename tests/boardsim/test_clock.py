@@ -11,9 +11,14 @@ from boardsim.clock import (
     Bonus,
     Button,
     ClockCommand,
+    ClockReport,
     Dgt3000,
     FlagFell,
     LeverMoved,
+    Refusal,
+    RunMode,
+    SetnrunApplied,
+    SetnrunRefused,
     Side,
     SideReading,
     TimeControl,
@@ -218,6 +223,191 @@ def test_setnrun_clears_a_fallen_flag() -> None:
 
     assert not clock.side_reading(LEFT, 62.0).flag_fallen
     assert clock.running is LEFT
+
+
+# -- what the clock tells its listeners ----------------------------------------------------
+
+
+def listened(clock: Dgt3000) -> list[ClockReport]:
+    heard: list[ClockReport] = []
+    clock.listeners.append(heard.append)
+    return heard
+
+
+@pytest.mark.parametrize(
+    ("mode", "run"),
+    [
+        (0x00, RunMode.STOPPED),
+        (0x08, RunMode.STOPPED),  # toggle on lever alone runs nothing
+        (0x01, RunMode.LEFT),
+        (0x09, RunMode.LEFT),
+        (0x02, RunMode.RIGHT),
+        (0x0A, RunMode.RIGHT),
+        (0x03, RunMode.BOTH),
+        (0x0B, RunMode.BOTH),
+        (0x04, RunMode.PAUSED),
+        (0x05, RunMode.PAUSED),  # the pause bit wins over the side bits
+        (0x07, RunMode.PAUSED),
+        (0x0F, RunMode.PAUSED),
+    ],
+)
+def test_run_mode_names_the_mode_byte(mode: int, run: RunMode) -> None:
+    assert RunMode.of_byte(mode) is run
+    assert run.counts_down == (run in (RunMode.LEFT, RunMode.RIGHT, RunMode.BOTH))
+
+
+@pytest.mark.parametrize(
+    ("mode", "running"),
+    [(0x01, LEFT), (0x02, RIGHT), (0x03, RIGHT), (0x04 | 0x01, None), (0x00, None)],
+)
+def test_the_run_mode_reported_is_what_the_clock_did(mode: int, running: Side | None) -> None:
+    clock = instant_clock()  # lever up on the right: "both" runs the right side
+    heard = listened(clock)
+
+    clock.handle(ClockCommand.SETNRUN, setnrun((0, 5, 0), (0, 4, 0), mode), 2.0)
+
+    (applied,) = heard
+    assert isinstance(applied, SetnrunApplied)
+    assert applied.run.counts_down == (running is not None)
+    assert clock.running is running
+
+
+def test_an_applied_setnrun_is_reported_at_once_with_its_times_and_now() -> None:
+    clock = instant_clock()
+    heard = listened(clock)
+
+    clock.handle(ClockCommand.SETNRUN, setnrun((1, 0, 0), (0, 30, 15), 0x02 | 0x08), 12.5)
+
+    # Reported when applied, before the ack (which the clock still sends later).
+    assert heard == [SetnrunApplied(3600, 1815, RunMode.RIGHT, 12.5)]
+    assert clock.advance(12.5) == [Ack(0x10, 0x0A)]
+    assert heard == [SetnrunApplied(3600, 1815, RunMode.RIGHT, 12.5)]
+
+
+def test_every_listener_hears_every_report() -> None:
+    clock = instant_clock()
+    first, second = listened(clock), listened(clock)
+
+    clock.handle(ClockCommand.SETNRUN, setnrun((0, 0, 0), (0, 0, 9), 0x04), 1.0)
+
+    assert first == second == [SetnrunApplied(0, 9, RunMode.PAUSED, 1.0)]
+
+
+def test_a_setnrun_outside_mode_23_is_reported_refused_and_changes_nothing() -> None:
+    clock = instant_clock()
+    clock.leave_mode23(0.0)
+    heard = listened(clock)
+
+    clock.handle(ClockCommand.SETNRUN, setnrun((0, 5, 0), (0, 4, 0), 0x01), 3.0)
+
+    assert heard == [SetnrunRefused(Refusal.NOT_MODE23, 3.0)]
+    assert clock.running is None
+    assert clock.remaining_ms(LEFT) == 600_000
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (setnrun((0, 60, 0), (0, 4, 0), 0x01), Refusal.BAD_TIME),
+        (setnrun((0, 5, 0), (10, 0, 0), 0x01), Refusal.BAD_TIME),
+        (bytes((0, 5, 0, 0, 4, 0)), Refusal.BAD_LENGTH),
+    ],
+)
+def test_a_setnrun_that_is_not_a_time_is_reported_refused(payload: bytes, reason: Refusal) -> None:
+    clock = instant_clock()
+    heard = listened(clock)
+
+    clock.handle(ClockCommand.SETNRUN, payload, 4.0)
+
+    assert heard == [SetnrunRefused(reason, 4.0)]
+    assert clock.advance(4.0) == [Ack(0x40, 0x0A)]
+    assert clock.running is None
+
+
+def test_other_commands_report_nothing() -> None:
+    clock = instant_clock()
+    heard = listened(clock)
+
+    clock.handle(ClockCommand.VERSION, b"", 0.0)
+    clock.handle(ClockCommand.BEEP, b"", 0.0)  # an error, but not a SETNRUN
+    clock.press(RIGHT, 1.0)
+
+    assert heard == []
+
+
+def test_a_flag_fall_is_reported_with_the_moment_it_fell() -> None:
+    clock = instant_clock(TimeControl(60, 0))
+    heard = listened(clock)
+    clock.handle(ClockCommand.SETNRUN, setnrun((0, 0, 30), (0, 1, 0), 0x01 | 0x08), 5.0)
+
+    clock.advance(40.0)
+
+    assert heard == [SetnrunApplied(30, 60, RunMode.LEFT, 5.0), FlagFell(LEFT, 35.0)]
+
+
+def test_a_flag_is_reported_when_the_clock_does_not_stop_at_it() -> None:
+    clock = instant_clock(TimeControl(60, 0, stop_at_flag=False))
+    heard = listened(clock)
+    clock.press(RIGHT, 0.0)
+
+    clock.advance(61.0)
+    clock.advance(70.0)
+
+    assert heard == [FlagFell(LEFT, 60.0)]
+
+
+def test_a_listener_may_leave_while_it_is_told() -> None:
+    clock = instant_clock()
+    heard: list[ClockReport] = []
+
+    def once(report: ClockReport) -> None:
+        heard.append(report)
+        clock.listeners.remove(once)
+
+    clock.listeners.append(once)
+    later = listened(clock)
+    for now in (1.0, 2.0):
+        clock.handle(ClockCommand.SETNRUN, setnrun((0, 5, 0), (0, 5, 0), 0x00), now)
+
+    assert len(heard) == 1
+    assert len(later) == 2
+
+
+# -- a broken command channel ---------------------------------------------------------------
+
+
+def test_a_clock_that_ignores_commands_keeps_running_and_acks_nothing() -> None:
+    clock = instant_clock()
+    heard = listened(clock)
+    clock.press(RIGHT, 0.0)  # left runs from 10:00
+    clock.ignores_commands = True
+
+    clock.handle(ClockCommand.SETNRUN, setnrun((0, 1, 0), (0, 2, 0), 0x02 | 0x08), 5.0)
+    clock.handle(ClockCommand.BEEP, bytes((16,)), 5.0)
+
+    assert clock.advance(30.0) == []
+    assert clock.next_deadline() is not None  # the flag is still coming
+    assert heard == []
+    assert clock.beeps == []
+    assert clock.running is LEFT
+    assert clock.remaining_ms(LEFT, 30.0) == 570_000
+    assert clock.remaining_ms(RIGHT, 30.0) == 600_000
+    reading = clock.reading(30.0)
+    assert (reading.left.total_seconds, reading.right.total_seconds) == (570, 600)
+    assert reading.running
+
+    clock.ignores_commands = False
+    clock.handle(ClockCommand.VERSION, b"", 31.0)
+    assert clock.advance(31.0) == [Ack(0x10, 0x09, 0x22)]  # nothing owed from before
+
+
+def test_buttons_still_reach_the_host_while_commands_are_ignored() -> None:
+    clock = instant_clock()
+    clock.ignores_commands = True
+
+    clock.press_button(Button.OK, 1.0)
+
+    assert clock.advance(1.0) == [Ack(0x10, 0x88, 0x41, 0x35)]
 
 
 @pytest.mark.parametrize(

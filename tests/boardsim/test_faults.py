@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from boardsim.board import VirtualBoard
-from boardsim.clock import Dgt3000
+from boardsim.clock import ClockReport, Dgt3000, Side, TimeControl
 from boardsim.faults import (
     Fault,
     FaultKind,
@@ -35,6 +35,16 @@ def test_parse_a_full_spec() -> None:
         Fault(FaultKind.BATTERY),
         Fault(FaultKind.NOCLOCK, at=1.0, duration=2.0),
     ]
+
+
+def test_parse_noack() -> None:
+    assert parse_faults("noack:board=3; noack@5:board=2,for=10; noack") == [
+        Fault(FaultKind.NOACK, board=3),
+        Fault(FaultKind.NOACK, at=5.0, board=2, duration=10.0),
+        Fault(FaultKind.NOACK),
+    ]
+    assert Fault(FaultKind.NOACK).length is None
+    assert Fault(FaultKind.NOACK, duration=10.0).length == 10.0
 
 
 def test_an_empty_spec_is_no_faults() -> None:
@@ -163,3 +173,68 @@ async def test_mute_battery_and_noclock_are_undone() -> None:
     assert board.battery.percent == 100
     assert board.clock.connected
     assert not board.clock.battery_low
+
+
+# -- noack: the clock's command channel is broken --------------------------------------------
+
+SEND_UPDATE = 0x43
+#: SETNRUN framed as the board expects it: left 0:01:00, right 0:02:00, right runs, toggle.
+SETNRUN = bytes((0x2B, 0x0A, 0x03, 0x0A, 0, 1, 0, 0, 2, 0, 0x02 | 0x08, 0x00))
+VERSION = bytes((0x2B, 0x03, 0x03, 0x09, 0x00))
+
+
+def messages(data: bytes) -> list[bytes]:
+    """Split board output into messages by their length header."""
+    out = []
+    while data:
+        length = data[1] << 7 | data[2]
+        out.append(data[:length])
+        data = data[length:]
+    return out
+
+
+def is_ack(message: bytes) -> bool:
+    return message[0] == 0x8D and (message[3] & 0x0F == 0x0A or message[6] & 0x0F == 0x0A)
+
+
+@pytest.mark.anyio
+async def test_noack_makes_the_clock_deaf_to_the_board_but_not_mute() -> None:
+    clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.5, 0.5))
+    heard: list[ClockReport] = []
+    clock.listeners.append(heard.append)
+    board = VirtualBoard(clock=clock, now=0.0)
+    link = StubLink(board)
+    board.receive_data(bytes((SEND_UPDATE,)), now=0.0)  # acks and a BWTIME every second
+    board.press_lever(Side.RIGHT, now=0.0)  # left runs from 5:00
+    board.data_to_send()
+
+    start_fault(Fault(FaultKind.NOACK, board=1), link, [board], random.Random(1), 1.0)
+    board.receive_data(SETNRUN + VERSION, now=1.0)
+    board.advance(10.0)
+
+    sent = messages(board.data_to_send())
+    assert sent, "the board went quiet"
+    assert not any(is_ack(message) for message in sent)
+    assert heard == []
+    # The last BWTIME still shows left counting down from 5:00: right 5:00, left 4:50, left's
+    # turn, running (the SETNRUN would have run the right side from 0:02:00).
+    assert sent[-1][3:] == bytes((0x00, 0x05, 0x00, 0x00, 0x04, 0x50, 0x10 | 0x01))
+
+    with anyio.fail_after(5):
+        await end_fault(Fault(FaultKind.NOACK, board=1), link, [board], 11.0)
+    board.receive_data(SETNRUN, now=11.0)
+    board.advance(12.0)
+
+    acks = [message for message in messages(board.data_to_send()) if is_ack(message)]
+    assert acks == [bytes((0x8D, 0, 10, 0x0A, 0x10, 0x0A, 0x0A, 0, 0, 0))]  # SETNRUN's alone
+    assert clock.running is Side.RIGHT
+    assert len(heard) == 1
+
+
+def test_noack_on_a_board_without_a_clock_does_nothing() -> None:
+    board = VirtualBoard()
+
+    link = run(Fault(FaultKind.NOACK), board)
+
+    assert link.flushes == 1
+    assert board.clock is None

@@ -123,6 +123,19 @@ def test_the_clock_keeps_the_right_times_with_increments() -> None:
     assert log.endswith(bytes((0x71, 0x30, 0x36)))
 
 
+def test_a_clock_started_by_the_host_is_not_pressed_to_begin() -> None:
+    steps = list(
+        perform_game(moves_of("e2e4"), pace=STEADY, rng=random.Random(1), start_clock=False)
+    )
+
+    assert [step.action for step in steps] == [
+        Place(52, 0),  # White's first move comes first
+        Place(36, 1),
+        PressLever(Side.LEFT),
+    ]
+    assert steps[0].ply == 1
+
+
 def test_no_presses_without_the_clock() -> None:
     steps = perform_game(moves_of("e2e4"), pace=STEADY, rng=random.Random(1), press_clock=False)
 

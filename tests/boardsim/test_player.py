@@ -12,11 +12,11 @@ import serial
 
 from boardsim.board import VirtualBoard
 from boardsim.chain import BusChain
-from boardsim.clock import Dgt3000, TimeControl
+from boardsim.clock import ClockCommand, Dgt3000, Side, TimeControl
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
 from boardsim.pieces import position_of
-from boardsim.player import play_game
+from boardsim.player import ClockStart, play_game
 from boardsim.pty_link import PtyLink
 from boardsim.tcp_link import TcpLink
 from boardsim.wire import bus_command
@@ -90,6 +90,77 @@ async def test_a_game_on_a_bus_chain_seat_starts_when_the_board_is_addressed() -
         assert tuple(boards[0].squares) != expected  # the other board was left alone
         assert boards[1].clock is not None
         assert boards[1].clock.running is not None
+    finally:
+        port.close()
+        await link.aclose()
+
+
+# -- waiting for the host to start the clock --------------------------------------------------
+
+
+def setnrun(mode: int) -> bytes:
+    return bytes((0, 5, 0, 0, 5, 0, mode))
+
+
+def test_clock_start_is_set_only_by_a_setnrun_that_runs_the_clock() -> None:
+    clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.0, 0.0))
+    start = ClockStart(clock)
+    assert not start.started
+
+    clock.handle(ClockCommand.SETNRUN, setnrun(0x04 | 0x01), 1.0)  # paused
+    clock.handle(ClockCommand.SETNRUN, setnrun(0x08), 2.0)  # set, nothing runs
+    clock.handle(ClockCommand.SETNRUN, bytes((0, 99, 0, 0, 5, 0, 0x01)), 3.0)  # refused
+    assert not start.started
+
+    clock.handle(ClockCommand.SETNRUN, setnrun(0x01 | 0x08), 4.0)
+    assert start.started
+
+    start.close()
+    start.close()
+    assert clock.listeners == []
+
+
+def test_a_clock_already_running_counts_as_started() -> None:
+    clock = Dgt3000(TimeControl(300, 0))
+    clock.handle(ClockCommand.SETNRUN, setnrun(0x02), 1.0)
+
+    assert ClockStart(clock).started
+
+
+@pytest.mark.anyio
+async def test_waiting_for_the_clock_needs_a_clock() -> None:
+    link = await TcpLink.open(VirtualBoard())
+    try:
+        with pytest.raises(ValueError, match="clock"):
+            await play_game(link, [], FAST, random.Random(1), wait_for_clock=True)
+    finally:
+        await link.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_game_started_by_the_host_before_the_player_sat_down_is_played() -> None:
+    moves, expected = scholars_mate()
+    clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.0, 0.0))
+    link = await TcpLink.open(VirtualBoard(clock=clock))
+    port = serial.serial_for_url(link.url, timeout=5)
+    try:
+        # Update mode, the central start (left runs, toggle on lever), then a dump to know
+        # the board has taken all of it.
+        port.write(bytes((0x4B, 0x2B, 0x0A, 0x03, 0x0A, *setnrun(0x09), 0x00, 0x42)))
+        while (await read(port, 3))[0] != 0x86:
+            await read(port, 7)  # the SETNRUN's ack, or a BWTIME
+        await read(port, 64)
+        started = clock.reading()
+        assert (started.running, started.turn) == (True, Side.LEFT)
+
+        with anyio.fail_after(DEADLINE):
+            await play_game(link, moves, FAST, random.Random(2), wait_for_clock=True)
+
+        assert tuple(link.board.squares) == expected
+        assert clock.listeners == []  # the player stopped listening once it had started
+        # Nobody pressed to begin: White's press handed over to Black, and so on; after
+        # White's mating move the right side (Black) runs.
+        assert clock.running is Side.RIGHT
     finally:
         port.close()
         await link.aclose()

@@ -26,6 +26,7 @@ def test_set_and_run_bytes():
     assert encode_command(SET) == bytes((0x2B, 0x0A, 0x03, 0x0A, 1, 30, 0, 3, 25, 7, 0x02, 0x00))
     assert encode_command(SetAndRun(0, 60, RunMode.LEFT))[-2] == 0x01
     assert encode_command(SetAndRun(0, 60, RunMode.STOPPED))[-2] == 0x04
+    assert encode_command(SetAndRun(0, 60, RunMode.LEFT, lever_toggles=True))[-2] == 0x09
 
 
 def test_text_beep_end_and_version_bytes():

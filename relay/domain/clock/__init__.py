@@ -1,0 +1,1 @@
+"""Clocks: time controls, their periods and bonuses, and each game's time, move by move."""
