@@ -21,6 +21,12 @@ class Tournament(SQLModel, table=True):
     #: PGN standard syntax, for example ``40/5400+30:1800+30``.
     time_control: str | None = None
     rounds_planned: int | None = None
+    #: How the hub pairs the next round: ``swiss`` (FIDE Dutch), ``round-robin``,
+    #: ``double-round-robin``, ``knockout``, ``scheveningen``; None: pairings come from
+    #: the event file or the arbiter.
+    pairing_system: str | None = None
+    #: Tie-breaks in order, comma-separated FIDE C.07 names; None: the default order.
+    tie_breaks: str | None = None
 
 
 class Player(SQLModel, table=True):
@@ -35,6 +41,8 @@ class Player(SQLModel, table=True):
     rating: int | None = None
     federation: str | None = None
     team: str | None = None
+    #: The last round the player took part in before withdrawing (seed 004 ch. 12).
+    withdrawn_after: int | None = None
 
 
 class Round(SQLModel, table=True):
@@ -123,3 +131,15 @@ class AuditEntry(SQLModel, table=True):
     target: str
     reason: str = ""
     detail: str = "{}"  # JSON object
+
+
+class Bye(SQLModel, table=True):
+    """A round a player is not paired in: ``pab`` (the pairing-allocated bye, one point),
+    ``half`` or ``full`` (a bye the player asked for), ``zero`` (absent, no point)."""
+
+    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    player_id: int = Field(foreign_key="player.id")
+    kind: str

@@ -67,6 +67,9 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
             rounds_planned=wanted.rounds,
             commit=False,
         )
+        tournament.pairing_system = wanted.pairing_system
+        if wanted.tie_breaks is not None:
+            tournament.tie_breaks = ", ".join(wanted.tie_breaks)
     assert tournament.id is not None
     tid = tournament.id
     players = {

@@ -1,0 +1,187 @@
+"""The tournament engine's routes: the next round paired for the arbiter to verify, edited,
+published; byes, withdrawals, the tournament's pairing system and tie-break order; the
+tournament report as TRF.
+
+Players are named by start number, as arbiters name them. Pairing and editing need an
+arbiter token and are audited; a round's pairings are public once the round is published.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
+
+from relay.api.deps import ArbiterDep, HubDep, SessionDep, ViewerDep
+from relay.api.refusals import refusals
+from relay.domain.formats.event_file import PAIRING_SYSTEMS
+from relay.domain.formats.trf import TrfError, render_trf
+from relay.domain.tournament.tie_break_names import parse_order
+from relay.hub.pairing_desk import PairingRefusedError, RoundPairings
+from relay.hub.pairing_engine import PairingEngineError
+from relay.store.pairings import BYE_KINDS, set_tournament_rules
+from relay.store.tournaments import ConflictError, get_round, get_tournament
+
+router = APIRouter(prefix="/api", tags=["pairings"])
+
+
+class ByeIn(BaseModel):
+    player: int = Field(description="start number")
+    kind: str = Field(description=f"one of {', '.join(BYE_KINDS)}")
+
+
+class PairingsIn(BaseModel):
+    games: list[tuple[int, int]] = Field(description="[white, black] start numbers, board 1 first")
+    byes: list[ByeIn] = Field(default_factory=list)
+    reason: str = Field(default="", description="why, for the audit trail")
+
+
+class RequestedByeIn(BaseModel):
+    kind: str | None = Field(description="half, full or zero; null takes the bye back")
+
+
+class WithdrawalIn(BaseModel):
+    after_round: int | None = Field(
+        ge=0, description="the last round played; null puts the player back"
+    )
+
+
+class RulesIn(BaseModel):
+    pairing_system: str | None = Field(description=f"one of {', '.join(PAIRING_SYSTEMS)}")
+    tie_breaks: list[str] | None = Field(
+        description="FIDE C.07 names in order, e.g. BH-C1, BH, SB; null for the default"
+    )
+
+
+def _view(pairings: RoundPairings) -> dict[str, Any]:
+    return {
+        "round_id": pairings.round_id,
+        "number": pairings.number,
+        "published": pairings.published,
+        "games": [
+            {"board": board, "white": white, "black": black}
+            for board, (white, black) in enumerate(pairings.games, start=1)
+        ],
+        "byes": [{"player": player, "kind": kind} for player, kind in pairings.byes],
+        "warnings": pairings.warnings,
+    }
+
+
+_REFUSED = (PairingRefusedError, ConflictError, PairingEngineError, TrfError)
+
+
+@router.post("/tournaments/{tournament_id}/rounds/next")
+async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> dict[str, Any]:
+    """Pair the next round by the tournament's system, as an unpublished round for the
+    arbiter to check, edit and publish. Refused (409) while a result is not verified."""
+    with refusals(f"tournament {tournament_id}", *_REFUSED):
+        pairings = await hub.pairings.pair_next(tournament_id=tournament_id, who=who)
+    return _view(pairings)
+
+
+@router.get("/rounds/{round_id}/pairings")
+async def round_pairings(
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+) -> dict[str, Any]:
+    """The round's games and byes by start number, with what breaks the pairing rules."""
+    with refusals(f"round {round_id}"):
+        round_ = get_round(session, round_id=round_id)
+    if identity is None and not round_.published:
+        raise HTTPException(404, f"no round {round_id}")
+    with refusals(f"round {round_id}", *_REFUSED):
+        return _view(await hub.pairings.pairings(round_id=round_id))
+
+
+@router.put("/rounds/{round_id}/pairings")
+async def edit_pairings(
+    hub: HubDep, who: ArbiterDep, round_id: int, body: PairingsIn
+) -> dict[str, Any]:
+    """Replace the round's pairings (until a game of it begins); the answer lists what
+    breaks the pairing rules, for the arbiter to weigh."""
+    with refusals(f"round {round_id}", *_REFUSED):
+        pairings = await hub.pairings.edit(
+            round_id=round_id,
+            games=[(white, black) for white, black in body.games],
+            byes=[(bye.player, bye.kind) for bye in body.byes],
+            who=who,
+            reason=body.reason,
+        )
+    return _view(pairings)
+
+
+@router.put("/tournaments/{tournament_id}/rounds/{number}/byes/{start_number}")
+async def request_bye(
+    hub: HubDep,
+    who: ArbiterDep,
+    tournament_id: int,
+    number: int,
+    start_number: int,
+    body: RequestedByeIn,
+) -> dict[str, Any]:
+    """A bye the player asked for, in a round not yet paired."""
+    if body.kind not in (None, "half", "full", "zero"):
+        raise HTTPException(422, "a requested bye is half, full or zero")
+    with refusals(f"player {start_number} or round {number}", *_REFUSED):
+        round_ = await hub.pairings.request_bye(
+            tournament_id=tournament_id,
+            number=number,
+            start_number=start_number,
+            kind=body.kind,
+            who=who,
+        )
+    return {"round_id": round_.id, "number": round_.number, "player": start_number}
+
+
+@router.put("/tournaments/{tournament_id}/players/{start_number}/withdrawal")
+async def withdraw_player(
+    hub: HubDep, who: ArbiterDep, tournament_id: int, start_number: int, body: WithdrawalIn
+) -> dict[str, Any]:
+    """The player withdraws after a round (seed 004 ch. 12) and is paired no more."""
+    with refusals(f"player {start_number}", *_REFUSED):
+        await hub.pairings.withdraw(
+            tournament_id=tournament_id,
+            start_number=start_number,
+            after_round=body.after_round,
+            who=who,
+        )
+    return {"player": start_number, "withdrawn_after": body.after_round}
+
+
+@router.put("/tournaments/{tournament_id}/rules")
+async def set_rules(
+    hub: HubDep, who: ArbiterDep, tournament_id: int, body: RulesIn
+) -> dict[str, Any]:
+    """The tournament's pairing system and tie-break order."""
+    if body.pairing_system is not None and body.pairing_system not in PAIRING_SYSTEMS:
+        raise HTTPException(422, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
+    try:
+        order = None if body.tie_breaks is None else parse_order(", ".join(body.tie_breaks))
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
+    with refusals(f"tournament {tournament_id}"):
+        tournament = await hub.recorder.run(
+            lambda s: set_tournament_rules(
+                s, tournament_id=tournament_id, pairing_system=body.pairing_system, tie_breaks=order
+            )
+        )
+    return {"pairing_system": tournament.pairing_system, "tie_breaks": order}
+
+
+@router.get("/tournaments/{tournament_id}/report.trf", response_class=PlainTextResponse)
+async def tournament_report(
+    hub: HubDep,
+    session: SessionDep,
+    who: ArbiterDep,
+    tournament_id: int,
+    dialect: Annotated[Literal["trf16", "trf2026"], Query()] = "trf16",
+) -> PlainTextResponse:
+    """The tournament report (TRF) with every verified result, for the rating officer and
+    other pairing programs."""
+    with refusals(f"tournament {tournament_id}"):
+        get_tournament(session, tournament_id=tournament_id)
+    with refusals(f"tournament {tournament_id}", *_REFUSED):
+        report = await hub.pairings.report(tournament_id=tournament_id)
+        text = render_trf(report, dialect)
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8")

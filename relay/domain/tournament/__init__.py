@@ -1,0 +1,1 @@
+"""Tournaments: standings, tie-breaks (and, to come, pairings and ratings)."""

@@ -1,0 +1,308 @@
+"""Storing a whole event from its PGN: the players, the rounds, the games and their results.
+
+The games are read by :func:`relay.domain.formats.pgn_import.parse_pgn_games` (legal moves
+from the standard start, a known result); :func:`event_games` pairs each with its tag pairs.
+:func:`import_event_pgn` then stores a new tournament in
+one transaction, as :func:`relay.store.trf_import.import_trf` does.
+
+* **Players** are told apart by name (the ``White``/``Black`` tags). ``WhiteElo``,
+  ``WhiteFideId``, ``WhiteTitle``, ``WhiteFed`` (and Black's) give their rating, FIDE id,
+  title and federation, from the first game that has them; a player given two FIDE ids is
+  a conflict, and so is one FIDE id given to two names. A title or federation the relay
+  does not know is left out; an Elo or FIDE id that is not a number (other than ``?``,
+  ``-`` or empty) is refused.
+* **Start numbers** are the initial ranking: rating descending (unrated last), then name,
+  as :func:`relay.domain.tournament.swiss.seed_players` orders a Swiss.
+* **Rounds and boards** come from ``Round``: ``"3"`` is round 3, ``"3.12"`` round 3 board
+  12 (a ``Board`` tag wins); a game without a board number takes the next free board of its
+  round, in file order. A player twice in a round is a conflict. A board number twice in
+  a round is not (broadcasts that split a round into sections number each from 1): that
+  round's boards follow the file's order instead, and the report's ``notes`` say so.
+* **Results** are stored as the arbiter's verified results (``ResultSet`` then
+  ``ResultVerified``); ``*`` leaves the game open. The PGN cannot tell a forfeit from a
+  played game, so none is a forfeit.
+* **Moves**, when a game has them, are stored as one ``MovesReplaced`` from ply 1: the
+  event by which the arbiter's PGN import (``relay.hub.arbiter_desk``) stores moves typed
+  from scoresheets. There are no clock times.
+* **The tournament** is named by the caller or by the ``Event`` tag its games share; ``Site``
+  and the first and last ``Date`` are kept, and ``TimeControl`` if the relay can read it.
+  Its pairing system is ``swiss`` with ``rounds_planned`` the last round found.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlmodel import Session
+
+from relay.domain.formats.event_file import TITLES
+from relay.domain.formats.pgn_import import ImportedGame, PgnImportError, parse_pgn_games
+from relay.domain.game.events import GameEvent, MovesReplaced, event_data
+from relay.domain.game.record import GameRecord
+from relay.domain.tournament.swiss import seed_players
+from relay.store.event_log import append_events
+from relay.store.tournaments import (
+    ConflictError,
+    add_player,
+    create_game,
+    create_round,
+    create_tournament,
+)
+from relay.store.trf_import import (
+    ImportReport,
+    readable_time_control,
+    result_events,
+    tournament_named,
+)
+
+REASON = "imported from the event's PGN"
+_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
+_FEDERATION = re.compile(r"[A-Z]{3}")
+_UNKNOWN = frozenset({"", "?", "-"})
+
+
+@dataclass(frozen=True, slots=True)
+class EventGame:
+    """A game of the event: what the PGN reader makes of it, and its tag pairs."""
+
+    game: ImportedGame
+    tags: Mapping[str, str] = field(default_factory=dict)
+
+
+def event_games(text: str) -> list[EventGame]:
+    """The PGN's games with their tags; raises :class:`PgnImportError` for a game the reader
+    refuses."""
+    return [EventGame(game, game.tags) for game in parse_pgn_games(text)]
+
+
+@dataclass
+class _Entrant:
+    name: str
+    rating: int | None = None
+    fide_id: int | None = None
+    title: str | None = None
+    federation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    round: int
+    board: int | None
+    item: EventGame
+
+
+def import_event_pgn(
+    session: Session,
+    games: Sequence[EventGame],
+    *,
+    who_user: str,
+    name: str | None = None,
+    publish: bool = False,
+    at: float | None = None,
+    commit: bool = True,
+) -> ImportReport:
+    """Store the event's ``games`` as a new tournament in one transaction (committed unless
+    ``commit`` is False).
+
+    Raises :class:`PgnImportError` for tags that cannot be read (a round that is not a
+    number, no name for the event), :class:`ConflictError` for a contradiction (the name is
+    taken, a board or a player twice in a round, two FIDE ids for one name); nothing is
+    written then. Rounds are stored unpublished unless ``publish``.
+    """
+    try:
+        report = _import(session, games, who_user, name, publish, time.time() if at is None else at)
+    except Exception:
+        session.rollback()
+        raise
+    if commit:
+        session.commit()
+    return report
+
+
+def _import(
+    session: Session,
+    games: Sequence[EventGame],
+    who_user: str,
+    name: str | None,
+    publish: bool,
+    at: float,
+) -> ImportReport:
+    if not games:
+        raise PgnImportError("no game in the PGN")
+    name = name or _event_name(games)
+    tournament_named(session, name)
+    entrants = _entrants(games)
+    placed = [_place(item, number) for number, item in enumerate(games, start=1)]
+    last = max(p.round for p in placed)
+    days = sorted(d for item in games if (d := _date(item.tags.get("Date", ""))) is not None)
+    tournament = create_tournament(
+        session,
+        name=name,
+        site=games[0].tags.get("Site", "").strip() or "?",
+        start_date=days[0] if days else None,
+        end_date=days[-1] if days else None,
+        time_control=readable_time_control(games[0].tags.get("TimeControl")),
+        rounds_planned=last,
+        commit=False,
+    )
+    tournament.pairing_system = "swiss"
+    session.add(tournament)
+    assert tournament.id is not None
+    ratings = [(e.name, e.rating) for e in entrants.values()]
+    ids: dict[str, int] = {}
+    for seeded in seed_players(ratings):
+        entrant = entrants[seeded.name]
+        player = add_player(
+            session,
+            tournament_id=tournament.id,
+            start_number=seeded.start_number,
+            name=entrant.name,
+            fide_id=entrant.fide_id,
+            title=entrant.title,
+            rating=entrant.rating,
+            federation=entrant.federation,
+            commit=False,
+        )
+        assert player.id is not None
+        ids[entrant.name] = player.id
+    round_ids: list[int] = []
+    notes: list[str] = []
+    for number in range(1, last + 1):
+        round_ = create_round(
+            session, tournament_id=tournament.id, number=number, published=publish, commit=False
+        )
+        assert round_.id is not None
+        round_ids.append(round_.id)
+        for board, item in _boards(number, [p for p in placed if p.round == number], notes):
+            game = create_game(
+                session,
+                round_id=round_.id,
+                board=board,
+                white_id=ids[item.game.white],
+                black_id=ids[item.game.black],
+                commit=False,
+            )
+            assert game.id is not None
+            events = _events(item.game, who_user, at)
+            if events:
+                append_events(
+                    session,
+                    game_id=game.id,
+                    events=[(event.kind, event_data(event)) for event in events],
+                    recorded_at=at,
+                    commit=False,
+                )
+    session.flush()
+    return ImportReport(
+        tournament.id, len(ids), len(round_ids), len(placed), tuple(round_ids), tuple(notes)
+    )
+
+
+def _event_name(games: Sequence[EventGame]) -> str:
+    names = {item.tags.get("Event", "").strip() for item in games}
+    names -= _UNKNOWN
+    if len(names) != 1:
+        found = ", ".join(repr(n) for n in sorted(names)) or "none"
+        raise PgnImportError(f"name the tournament: the games' Event tags give {found}")
+    return names.pop()
+
+
+def _entrants(games: Sequence[EventGame]) -> dict[str, _Entrant]:
+    entrants: dict[str, _Entrant] = {}
+    for number, item in enumerate(games, start=1):
+        for side, player_name in (("White", item.game.white), ("Black", item.game.black)):
+            if player_name in _UNKNOWN:
+                raise PgnImportError(f"game {number}: no {side} player")
+            entrant = entrants.setdefault(player_name, _Entrant(player_name))
+            tags = item.tags
+            where = f"game {number} ({side})"
+            rating = _number(tags.get(f"{side}Elo", ""), f"{where}: Elo")
+            fide_id = _number(tags.get(f"{side}FideId", ""), f"{where}: FIDE id")
+            if fide_id is not None and entrant.fide_id not in (None, fide_id):
+                raise ConflictError(
+                    f"{where}: {player_name} has FIDE id {fide_id} here and "
+                    f"{entrant.fide_id} before"
+                )
+            title = tags.get(f"{side}Title", "").strip().upper()
+            federation = tags.get(f"{side}Fed", "").strip().upper()
+            entrant.rating = entrant.rating or rating
+            entrant.fide_id = entrant.fide_id or fide_id
+            entrant.title = entrant.title or (title if title in TITLES else None)
+            if entrant.federation is None and _FEDERATION.fullmatch(federation):
+                entrant.federation = federation
+    named: dict[int, str] = {}
+    for entrant in entrants.values():
+        if entrant.fide_id is None:
+            continue
+        other = named.setdefault(entrant.fide_id, entrant.name)
+        if other != entrant.name:
+            raise ConflictError(f"FIDE id {entrant.fide_id} is given to {other} and {entrant.name}")
+    return entrants
+
+
+def _number(text: str, what: str) -> int | None:
+    text = text.strip()
+    if text in _UNKNOWN:
+        return None
+    if not text.isascii() or not text.isdigit():
+        raise PgnImportError(f"{what} {text!r} is not a number")
+    return int(text) or None  # 0 is how some programs write "unrated" and "unknown"
+
+
+def _place(item: EventGame, number: int) -> _Placed:
+    text = item.tags.get("Round", "").strip().partition(".")[0]
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise PgnImportError(
+            f"game {number} ({item.game.white} - {item.game.black}): round "
+            f"{item.tags.get('Round', '')!r} is not a round number"
+        )
+    return _Placed(int(text), item.game.board, item)
+
+
+def _boards(
+    number: int, placed: Sequence[_Placed], notes: list[str]
+) -> list[tuple[int, EventGame]]:
+    """The round's games by board: numbered ones where they say, the others after; all in
+    file order if a board number repeats (noted)."""
+    players: set[str] = set()
+    for p in placed:
+        for player in (p.item.game.white, p.item.game.black):
+            if player in players:
+                raise ConflictError(f"round {number}: {player} plays twice")
+            players.add(player)
+    numbered = [p.board for p in placed if p.board is not None]
+    if len(set(numbered)) != len(numbered):
+        notes.append(f"round {number}: board numbers repeat, so boards follow the file's order")
+        return list(enumerate((p.item for p in placed), start=1))
+    boards = {p.board: p.item for p in placed if p.board is not None}
+    for p in placed:
+        if p.board is None:
+            boards[max(boards, default=0) + 1] = p.item
+    return sorted(boards.items())
+
+
+def _events(game: ImportedGame, who_user: str, at: float) -> list[GameEvent]:
+    record = GameRecord()
+    events: list[GameEvent] = []
+    if game.uci:
+        events.append(MovesReplaced(ply=1, uci=game.uci, by=who_user, reason=REASON, at=at))
+        record.apply(events[-1])
+    if game.result != "*":
+        events += result_events(
+            game.result, forfeit=False, by=who_user, reason=REASON, at=at, record=record
+        )
+    return events
+
+
+def _date(text: str) -> date | None:
+    match = _DATE.fullmatch(text.strip())
+    if match is None:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
