@@ -10,37 +10,14 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import chess
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "build" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-# Flags for a root user on a machine with no outside network (see the machine notes).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser import glyphs, screenshot
+
 BOARDS = 8
-
-
-def glyphs(board: chess.Board) -> list[str]:
-    """The viewer's squares, a8 to h1: solid glyphs for both colours, as the page draws."""
-    return [
-        ""
-        if (piece := board.piece_at(chess.square(file, rank))) is None
-        else chess.UNICODE_PIECE_SYMBOLS[piece.symbol().lower()]
-        for rank in range(7, -1, -1)
-        for file in range(8)
-    ]
 
 
 def fetch(url: str) -> str:
@@ -87,17 +64,6 @@ def demo_url(tmp_path) -> Iterator[str]:
         assert "WARNING" not in errors, errors  # e.g. boards lost before the hub let go
 
 
-@pytest.fixture
-def page() -> Iterator[Page]:
-    assert Path(CHROMIUM).exists(), "install Debian chromium: make system-deps"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 900})
-        finally:
-            browser.close()
-
-
 @pytest.mark.browser
 def test_viewer_shows_the_boards_moving(demo_url, page):
     page.goto(demo_url)
@@ -113,7 +79,7 @@ def test_viewer_shows_the_boards_moving(demo_url, page):
         f"Number(document.querySelector('article.game').dataset.ply) >= {start_ply + 3}",
         timeout=30_000,
     )
-    expect(first.locator(".last-move")).not_to_have_text("start")
+    expect(first.locator(".last-move")).to_have_text(re.compile(r"^\d+\.(\.\.)? \S+$"))
     # What the page shows is the stored game at the ply it says it shows.
     shown = first.evaluate(
         "card => ({ply: Number(card.dataset.ply), id: card.dataset.gameId,"
@@ -125,7 +91,5 @@ def test_viewer_shows_the_boards_moving(demo_url, page):
     for move in detail["moves"][: shown["ply"]]:
         board.push_uci(move["uci"])
     assert shown["squares"] == glyphs(board)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shot = ARTIFACTS / "viewer.png"
-    page.screenshot(path=str(shot), full_page=True)
+    shot = screenshot(page, "viewer-demo")
     assert shot.stat().st_size > 10_000

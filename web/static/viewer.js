@@ -1,122 +1,230 @@
-// Live boards of one round: a snapshot first, then every move as it is stored.
-"use strict";
+// The round as a grid of live mini-boards: the round stream's snapshot first, then every
+// event of the round applied to the board summaries. Only the boards on the page shown are
+// drawn; the others are kept current as data alone, which is cheap.
+// Licence: GPL-3.0-or-later, like the rest of chess-relay.
+import {
+  api, applyEvent, clockNow, clockText, drawBoard, el, Follow, moveLabel, param, playerName,
+} from "/static/relay.js";
 
-const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
-const FILES = "abcdefgh";
-const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const games = new Map();
-let roundId = null;
-let retryMs = 500;
-let socket = null;
+const PAGE_SIZE = 24;
+// A stale summary (a clock event, an arbiter's correction) is fetched again, but no sooner
+// than this after the last fetch, so a burst of clock events costs one round of requests.
+const REFETCH_GAP_MS = 2000;
+const REFETCH_WAIT_MS = 300;
+// From this many stale boards on the page, one request for the whole round is cheaper.
+const BATCH_FROM = 4;
+const TICK_MS = 250;
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
+const games = new Map(); // id -> summary, kept current from the stream
+const cards = new Map(); // id -> card elements, for the boards on the page shown
+const stale = new Set(); // ids whose summary must be fetched again
+let order = []; // game ids in board order
+let round = null;
+let page = 1;
+let refetchTimer = null;
+let lastRefetch = 0;
+
+function pageCount() {
+  return Math.max(1, Math.ceil(order.length / PAGE_SIZE));
 }
 
-// Square names in display order: a8..h8, a7..h7, ..., a1..h1.
-function squareNames() {
-  const names = [];
-  for (let rank = 8; rank >= 1; rank--) for (const file of FILES) names.push(file + rank);
-  return names;
-}
-const SQUARES = squareNames();
-
-function placement(fen) {
-  const cells = [];
-  for (const row of fen.split(" ")[0].split("/")) {
-    for (const ch of row) {
-      if (/\d/.test(ch)) for (let i = 0; i < Number(ch); i++) cells.push(null);
-      else cells.push(ch);
-    }
-  }
-  return cells;
+function shownIds() {
+  return order.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 }
 
+// One card: board number and result, both players with their clocks, the board, the last move.
 function card(game) {
   const root = el("article", "game");
   root.dataset.gameId = game.id;
+  root.dataset.board = game.board;
+  const href = `/game?id=${game.id}`;
   const title = el("h2");
-  title.append(el("span", null, `Board ${game.board}`));
-  const pgn = el("a", null, "PGN");
-  pgn.href = `/api/games/${game.id}.pgn`;
-  title.append(pgn);
-  const black = el("div", "player black");
+  const link = el("a", "board-no", `Board ${game.board}`);
+  link.href = href;
+  title.append(link, el("span", "result"));
+  const player = (colour) => {
+    const line = el("div", `player ${colour}`);
+    line.append(el("span", "name"), el("span", "elo"), el("span", "clock"));
+    return line;
+  };
+  const black = player("black");
+  const boardLink = el("a", "board-link");
+  boardLink.href = href;
   const board = el("div", "board");
-  board.setAttribute("role", "img");
-  SQUARES.forEach((name, i) => {
-    const sq = el("div", "sq " + ((Math.floor(i / 8) + i) % 2 === 0 ? "l" : "d"));
-    sq.dataset.square = name;
-    board.append(sq);
-  });
-  const white = el("div", "player white");
-  const meta = el("div", "meta");
-  meta.append(el("span", "last-move"), el("span", "result"));
-  root.append(title, black, board, white, meta);
-  return root;
+  boardLink.append(board);
+  const white = player("white");
+  const meta = el("p", "meta");
+  meta.append(el("span", "last-move"), el("span", "state"));
+  root.append(title, black, boardLink, white, meta);
+  const parts = {
+    root, board, boardLink,
+    result: title.querySelector(".result"),
+    white: white, black: black,
+    whiteClock: white.querySelector(".clock"),
+    blackClock: black.querySelector(".clock"),
+    last: meta.querySelector(".last-move"),
+    state: meta.querySelector(".state"),
+  };
+  return parts;
 }
 
-function playerLine(node, player) {
-  const name = player.title ? `${player.title} ${player.name}` : player.name;
-  node.replaceChildren(
-    el("span", "name", name), el("span", "elo", player.rating ? String(player.rating) : ""));
+function fillPlayer(line, player) {
+  line.querySelector(".name").textContent = playerName(player);
+  line.querySelector(".elo").textContent = player && player.rating ? String(player.rating) : "";
+  line.title = player && player.federation ? `${playerName(player)} (${player.federation})` : "";
 }
 
-function render(game) {
-  let root = document.querySelector(`article[data-game-id="${game.id}"]`);
-  if (!root) {
-    root = card(game);
-    const after = [...document.querySelectorAll("article.game")].find(
-      (other) => games.get(Number(other.dataset.gameId)).board > game.board);
-    document.getElementById("boards").insertBefore(root, after || null);
+function lastMoveText(game) {
+  return game.last_san ? moveLabel(game.ply, game.last_san) : "no moves yet";
+}
+
+function update(game) {
+  const parts = cards.get(game.id);
+  if (!parts) return;
+  parts.root.dataset.ply = game.ply;
+  fillPlayer(parts.white, game.white);
+  fillPlayer(parts.black, game.black);
+  const last = lastMoveText(game);
+  const label = `Board ${game.board}: ${playerName(game.white)} against ${playerName(game.black)}, `
+    + (game.last_san ? `after ${last}` : "no moves yet")
+    + (game.result !== "*" ? `, result ${game.result}` : "");
+  drawBoard(parts.board, game.fen, { lastMove: game.last_move, label });
+  parts.boardLink.setAttribute("aria-label", label);
+  parts.last.textContent = last;
+  const finished = game.result !== "*";
+  parts.result.textContent = finished ? game.result : "";
+  parts.result.title = finished && !game.verified ? "not yet verified by the arbiter" : "";
+  parts.root.classList.toggle("finished", finished);
+  let state = "";
+  if (game.check && !finished) state = "check";
+  if (game.draw_offer && !finished) state = "draw offered";
+  if (finished && game.termination) state = game.termination;
+  parts.state.textContent = state;
+  tickCard(game, parts);
+}
+
+function tickCard(game, parts, now = Date.now() / 1000) {
+  const clock = game.clock;
+  const times = clockNow(clock, now);
+  for (const colour of ["white", "black"]) {
+    const node = colour === "white" ? parts.whiteClock : parts.blackClock;
+    const text = clock && times[colour] !== null ? clockText(times[colour]) : "";
+    if (node.textContent !== text) node.textContent = text;
+    node.classList.toggle("running", !!clock && times.running === colour);
+    node.classList.toggle("flag", !!clock && !!clock.flag && clock.flag.player === colour);
   }
-  root.dataset.ply = game.ply;
-  playerLine(root.querySelector(".white"), game.white);
-  playerLine(root.querySelector(".black"), game.black);
-  const cells = placement(game.fen);
-  const last = game.last_move ? [game.last_move.slice(0, 2), game.last_move.slice(2, 4)] : [];
-  root.querySelectorAll(".sq").forEach((sq, i) => {
-    const piece = cells[i];
-    sq.textContent = piece ? GLYPHS[piece.toLowerCase()] : "";
-    sq.classList.toggle("pw", !!piece && piece === piece.toUpperCase());
-    sq.classList.toggle("pb", !!piece && piece !== piece.toUpperCase());
-    sq.classList.toggle("last", last.includes(sq.dataset.square));
-  });
-  const moveNo = Math.floor((game.ply + 1) / 2);
-  const lastText = game.last_san ? `${moveNo}.${game.ply % 2 ? "" : ".."} ${game.last_san}` : "start";
-  root.querySelector(".last-move").textContent = lastText;
-  root.querySelector(".result").textContent = game.result === "*" ? "" : game.result;
-  root.querySelector(".board").setAttribute(
-    "aria-label",
-    `Board ${game.board}, ${game.white.name} against ${game.black.name}, ${lastText}`);
 }
 
-function apply(message) {
+function tick() {
+  if (document.hidden) return;
+  const now = Date.now() / 1000;
+  for (const [id, parts] of cards) {
+    const game = games.get(id);
+    if (game && game.clock && game.clock.running) tickCard(game, parts, now);
+  }
+}
+
+// Page links by board range ("Boards 25–48"), shown when the round has more than one page.
+function drawPager() {
+  const nav = document.getElementById("pages");
+  const count = pageCount();
+  nav.hidden = count < 2;
+  nav.replaceChildren();
+  if (count < 2) return;
+  for (let n = 1; n <= count; n++) {
+    const ids = order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
+    const first = games.get(ids[0]).board;
+    const last = games.get(ids[ids.length - 1]).board;
+    const link = el("a", null, `Boards ${first}–${last}`);
+    link.href = `/?round=${round.id}&page=${n}`;
+    link.dataset.page = n;
+    if (n === page) link.setAttribute("aria-current", "page");
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      showPage(n, true);
+    });
+    nav.append(link);
+  }
+}
+
+function showPage(n, remember = false) {
+  page = Math.min(Math.max(1, n), pageCount());
+  if (remember) history.pushState({ page }, "", `/?round=${round.id}&page=${page}`);
+  drawPager();
+  const container = document.getElementById("boards");
+  cards.clear();
+  const shown = shownIds().map((id) => {
+    const parts = card(games.get(id));
+    cards.set(id, parts);
+    return parts.root;
+  });
+  container.replaceChildren(...shown);
+  container.removeAttribute("aria-busy");
+  for (const id of cards.keys()) update(games.get(id));
+  if ([...cards.keys()].some((id) => stale.has(id))) scheduleRefetch();
+}
+
+function scheduleRefetch() {
+  if (refetchTimer) return;
+  const wait = Math.max(REFETCH_WAIT_MS, lastRefetch + REFETCH_GAP_MS - Date.now());
+  refetchTimer = setTimeout(refetch, wait);
+}
+
+// Fetch again the stale summaries of the boards shown; the others wait until they are shown.
+async function refetch() {
+  refetchTimer = null;
+  const due = [...stale].filter((id) => cards.has(id));
+  if (!due.length) return;
+  lastRefetch = Date.now();
+  due.forEach((id) => stale.delete(id));
+  let fresh;
+  try {
+    fresh = due.length >= BATCH_FROM
+      ? await api(`/api/rounds/${round.id}/games`)
+      : await Promise.all(due.map((id) => api(`/api/games/${id}`)));
+  } catch {
+    due.forEach((id) => stale.add(id));
+    scheduleRefetch();
+    return;
+  }
+  for (const summary of fresh) merge(summary);
+}
+
+// A fetched summary replaces ours unless the stream has already brought something newer
+// (then it is fetched again later).
+function merge(summary) {
+  const game = games.get(summary.id);
+  if (!game) return;
+  if (summary.v < game.v) {
+    if (game.stale) {
+      stale.add(game.id);
+      scheduleRefetch();
+    }
+    return;
+  }
+  const { moves, claims, illegal_moves, alerts, ...fields } = summary;
+  Object.assign(game, fields, { stale: false });
+  stale.delete(game.id);
+  update(game);
+}
+
+function receive(message) {
   if (message.type === "snapshot") {
-    for (const game of message.games) { games.set(game.id, game); render(game); }
+    games.clear();
+    stale.clear();
+    for (const game of message.games) games.set(game.id, game);
+    order = [...message.games].sort((a, b) => a.board - b.board).map((game) => game.id);
+    showPage(page);
     return;
   }
   if (message.type !== "event") return;
   const game = games.get(message.game);
-  if (!game || message.v <= game.v) return;
-  game.v = message.v;
-  const d = message.data;
-  if (message.kind === "move" || message.kind === "correction") {
-    Object.assign(game, { fen: d.fen, ply: d.ply, last_move: d.uci, last_san: d.san });
-  } else if (message.kind === "takeback") {
-    Object.assign(game, { fen: d.fen, ply: d.ply, last_move: null, last_san: null });
-  } else if (message.kind === "new-game" && game.result === "*") {
-    Object.assign(game, { fen: START_FEN, ply: 0, last_move: null, last_san: null });
-  } else if (message.kind === "end" || message.kind === "result") {
-    game.result = d.result;
-  } else if (message.kind === "arbiter-correction") {
-    // An arbiter rewrote the moves: start again from a fresh snapshot.
-    if (socket) socket.close();
-    return;
+  if (!game || !applyEvent(game, message)) return;
+  if (game.stale) {
+    stale.add(game.id);
+    if (cards.has(game.id)) scheduleRefetch();
   }
-  render(game);
+  update(game);
 }
 
 function setStatus(live) {
@@ -125,30 +233,50 @@ function setStatus(live) {
   status.classList.toggle("live", live);
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/api/rounds/${roundId}/stream`);
-  socket.onopen = () => { retryMs = 500; setStatus(true); };
-  socket.onmessage = (event) => apply(JSON.parse(event.data));
-  socket.onclose = () => {
-    setStatus(false);
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 10000);
-  };
+function roundName(item, tournaments) {
+  const many = new Set(tournaments.map((t) => t.id)).size > 1;
+  const tournament = tournaments.find((t) => t.id === item.tournament_id);
+  return many && tournament ? `${tournament.name}, round ${item.number}` : `Round ${item.number}`;
+}
+
+function chooser(rounds, tournaments) {
+  const select = document.getElementById("round-choice");
+  for (const item of rounds) {
+    const option = el("option", null, roundName(item, tournaments));
+    option.value = item.id;
+    option.selected = item.id === round.id;
+    select.append(option);
+  }
+  select.closest("p").hidden = rounds.length < 2;
+  select.addEventListener("change", () => {
+    location.assign(`/?round=${select.value}`);
+  });
 }
 
 async function start() {
-  const rounds = await (await fetch("/api/rounds")).json();
-  const wanted = Number(new URLSearchParams(location.search).get("round"));
-  const round = rounds.find((r) => r.id === wanted) || rounds[rounds.length - 1];
+  const [rounds, tournaments] = await Promise.all([api("/api/rounds"), api("/api/tournaments")]);
+  const wanted = Number(param("round"));
+  round = rounds.find((r) => r.id === wanted) || rounds[rounds.length - 1];
   if (!round) {
     document.getElementById("round-title").textContent = "No round yet.";
+    document.getElementById("boards").removeAttribute("aria-busy");
     return;
   }
-  roundId = round.id;
+  page = Math.max(1, Number(param("page")) || 1);
+  const tournament = tournaments.find((t) => t.id === round.tournament_id);
+  if (tournament) {
+    document.getElementById("event-name").textContent = tournament.name;
+    document.title = `${tournament.name} · round ${round.number}`;
+  }
   document.getElementById("round-title").textContent = `Round ${round.number}`;
   document.getElementById("round-pgn").href = `/api/rounds/${round.id}/games.pgn`;
-  connect();
+  document.getElementById("leaders-link").href = `/leaders?tournament=${round.tournament_id}`;
+  chooser(rounds, tournaments);
+  window.addEventListener("popstate", () => showPage(Number(param("page")) || 1));
+  setInterval(tick, TICK_MS);
+  new Follow(`/api/rounds/${round.id}/stream`, receive, setStatus);
 }
 
-start();
+start().catch((error) => {
+  document.getElementById("round-title").textContent = `Cannot load the round: ${error.message}`;
+});

@@ -1,0 +1,329 @@
+// What every page shares: the API, the live streams, boards, clocks. An ES module, no build.
+// Licence: GPL-3.0-or-later, like the rest of chess-relay.
+
+export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
+const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+const FILES = "abcdefgh";
+
+export function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+export function param(name) {
+  return new URLSearchParams(location.search).get(name);
+}
+
+// The arbiter's or operator's token: from ?token= (kept for the tab), else the tab's own.
+export function token() {
+  const given = param("token");
+  if (given) sessionStorage.setItem("relay-token", given);
+  return sessionStorage.getItem("relay-token");
+}
+
+export function setToken(value) {
+  if (value) sessionStorage.setItem("relay-token", value);
+  else sessionStorage.removeItem("relay-token");
+}
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    this.status = status;
+  }
+}
+
+// JSON in, JSON out; the token goes along when there is one. Errors carry the API's words.
+export async function api(path, { method = "GET", body, auth = true } = {}) {
+  const headers = {};
+  const held = auth ? token() : null;
+  if (held) headers.Authorization = `Bearer ${held}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const reply = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await reply.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!reply.ok) throw new ApiError(reply.status, data && data.detail ? data.detail : reply.statusText);
+  return data;
+}
+
+// A websocket stream that reconnects by itself. For a game stream, it resumes from the last
+// version seen (?since=; `since` is where to begin, e.g. the version of a game just fetched);
+// a round stream starts again with a fresh snapshot.
+export class Follow {
+  constructor(path, onMessage, onStatus = () => {}, { since = 0 } = {}) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.since = since;
+    this.retry = 500;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = new URLSearchParams();
+    if (this.path.includes("/games/") && this.since) query.set("since", String(this.since));
+    const held = token();
+    if (held) query.set("token", held);
+    const suffix = query.toString() ? `?${query}` : "";
+    this.socket = new WebSocket(`${scheme}://${location.host}${this.path}${suffix}`);
+    this.socket.onopen = () => { this.retry = 500; this.onStatus(true); };
+    this.socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "event" && message.v > this.since) this.since = message.v;
+      if (message.type === "reload") this.since = 0;
+      this.onMessage(message);
+    };
+    this.socket.onclose = () => {
+      this.onStatus(false);
+      if (this.closed) return;
+      setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10000);
+    };
+  }
+
+  // Start again from nothing (an arbiter rewrote a game: the snapshot is the truth).
+  restart() {
+    this.since = 0;
+    if (this.socket) this.socket.close();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+  }
+}
+
+// Squares a8..h8, a7..h7, ..., a1..h1 (White at the bottom); reversed when flipped.
+export function squareNames(flipped = false) {
+  const names = [];
+  for (let rank = 8; rank >= 1; rank--) for (const file of FILES) names.push(file + rank);
+  return flipped ? names.reverse() : names;
+}
+
+export function placement(fen) {
+  const cells = {};
+  const rows = fen.split(" ")[0].split("/");
+  rows.forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else { cells[FILES[file] + (8 - r)] = ch; file += 1; }
+    }
+  });
+  return cells;
+}
+
+// The placement part of a FEN for cells keyed by square ("e4": "P").
+export function placementText(cells) {
+  const rows = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = "";
+    let empty = 0;
+    for (const file of FILES) {
+      const piece = cells[file + rank];
+      if (piece) { row += (empty || "") + piece; empty = 0; } else empty += 1;
+    }
+    rows.push(row + (empty || ""));
+  }
+  return rows.join("/");
+}
+
+// What a move does to the pieces (castling moves the rook, en passant takes the pawn beside,
+// a promotion changes the piece): enough for moves the hub has already found legal.
+export function playUci(cells, uci) {
+  const next = { ...cells };
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const piece = next[from];
+  if (!piece) return next;
+  delete next[from];
+  const kind = piece.toLowerCase();
+  const white = piece !== kind;
+  const step = FILES.indexOf(to[0]) - FILES.indexOf(from[0]);
+  if (kind === "k" && Math.abs(step) === 2) {
+    const rank = from[1];
+    const [rookFrom, rookTo] = step > 0 ? [`h${rank}`, `f${rank}`] : [`a${rank}`, `d${rank}`];
+    if (next[rookFrom]) { next[rookTo] = next[rookFrom]; delete next[rookFrom]; }
+  }
+  if (kind === "p" && step !== 0 && !next[to]) delete next[to[0] + from[1]];
+  const promotion = uci[4];
+  next[to] = promotion ? (white ? promotion.toUpperCase() : promotion.toLowerCase()) : piece;
+  return next;
+}
+
+// Placements after each ply (index 0: the start) from the moves' UCI.
+export function replay(moves) {
+  let cells = placement(START_FEN);
+  const positions = [placementText(cells)];
+  for (const move of moves) {
+    cells = playUci(cells, move.uci);
+    positions.push(placementText(cells));
+  }
+  return positions;
+}
+
+// A board drawn with glyphs into `container` (a grid of 64 cells, made once). Each square
+// has a screen-reader label ("e4 white pawn").
+export function drawBoard(container, fen, { lastMove = null, flipped = false, label = "" } = {}) {
+  const names = squareNames(flipped);
+  if (container.children.length !== 64 || container.dataset.flipped !== String(flipped)) {
+    container.replaceChildren();
+    container.classList.add("board");
+    container.dataset.flipped = String(flipped);
+    container.setAttribute("role", "img");
+    names.forEach((name) => {
+      const file = FILES.indexOf(name[0]);
+      const rank = Number(name[1]);
+      const sq = el("div", `sq ${(file + rank) % 2 === 1 ? "d" : "l"}`);
+      sq.dataset.square = name;
+      container.append(sq);
+    });
+  }
+  const cells = placement(fen);
+  const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
+  for (const sq of container.children) {
+    const piece = cells[sq.dataset.square];
+    sq.textContent = piece ? GLYPHS[piece.toLowerCase()] : "";
+    const white = !!piece && piece === piece.toUpperCase();
+    sq.classList.toggle("pw", !!piece && white);
+    sq.classList.toggle("pb", !!piece && !white);
+    sq.classList.toggle("last", last.includes(sq.dataset.square));
+  }
+  if (label) container.setAttribute("aria-label", label);
+}
+
+// Material on the board, in pawns, and White's lead (positive) or Black's (negative).
+export function material(fen) {
+  const values = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
+  let white = 0;
+  let black = 0;
+  for (const piece of Object.values(placement(fen))) {
+    if (piece === piece.toUpperCase()) white += values[piece.toLowerCase()];
+    else black += values[piece];
+  }
+  return { white, black, balance: white - black };
+}
+
+export function pieceName(letter) {
+  return NAMES[letter.toLowerCase()];
+}
+
+// Clock text: h:mm:ss, with tenths under 10 seconds.
+export function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const s = Math.max(0, seconds);
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.floor(s);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor(whole / 60) % 60;
+  const sec = whole % 60;
+  return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+}
+
+// Both players' time now, from a summary's `clock` (centiseconds as of `since`; the running
+// side counts down from then, after `delay` seconds of simple delay).
+export function clockNow(clock, now = Date.now() / 1000) {
+  if (!clock) return { white: null, black: null, running: null };
+  const seconds = (cs) => (cs === null || cs === undefined ? null : cs / 100);
+  let white = seconds(clock.white);
+  let black = seconds(clock.black);
+  if (clock.running && clock.since) {
+    const used = Math.max(0, now - clock.since - (clock.delay || 0));
+    if (clock.running === "white" && white !== null) white = Math.max(0, white - used);
+    if (clock.running === "black" && black !== null) black = Math.max(0, black - used);
+  }
+  return { white, black, running: clock.running };
+}
+
+// Keep a summary current from a stream event; true when the summary changed. Moves carry
+// the mover's clock reading; other clock events need a fresh summary (`stale` is set).
+export function applyEvent(game, message) {
+  if (message.type !== "event" || message.v <= game.v) return false;
+  game.v = message.v;
+  const d = message.data;
+  switch (message.kind) {
+    case "move":
+    case "correction": {
+      Object.assign(game, { fen: d.fen, ply: d.ply, last_move: d.uci, last_san: d.san });
+      const mover = d.ply % 2 === 1 ? "white" : "black";
+      if (game.clock) {
+        if (d.clock !== null && d.clock !== undefined) game.clock[mover] = Math.round(d.clock * 100);
+        const other = mover === "white" ? "black" : "white";
+        if (game.clock.running) {
+          // The other side's time stood still while the mover thought: it runs from now.
+          game.clock.running = other;
+          game.clock.since = d.at;
+          game.clock.delay = 0;
+        }
+      }
+      game.draw_offer = game.draw_offer === mover ? game.draw_offer : null;
+      game.proposed_result = null;
+      break;
+    }
+    case "takeback":
+      Object.assign(game, { fen: d.fen, ply: d.ply, last_move: null, last_san: null });
+      break;
+    case "new-game":
+      if (game.result === "*") Object.assign(game, { fen: START_FEN, ply: 0, last_move: null, last_san: null });
+      break;
+    case "end":
+      Object.assign(game, { result: d.result, termination: d.termination });
+      if (game.clock) game.clock.running = null;
+      break;
+    case "result":
+      Object.assign(game, { result: d.result, verified: false });
+      if (game.clock && d.result !== "*") game.clock.running = null;
+      break;
+    case "verified":
+      game.verified = true;
+      break;
+    case "result-proposed":
+      game.proposed_result = d.result;
+      break;
+    case "draw":
+      if (d.action === "offer") game.draw_offer = d.player;
+      else game.draw_offer = null;
+      if (d.action === "accept") game.proposed_result = "1/2-1/2";
+      break;
+    case "flag":
+      if (game.clock) {
+        game.clock.flag = { player: d.player, at: d.at };
+        game.clock[d.player] = 0;
+        game.clock.running = null;
+      }
+      break;
+    case "clocks-started":
+    case "clocks-paused":
+    case "clocks-resumed":
+    case "time":
+    case "arbiter-correction":
+      game.stale = true;
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+// "12. Nf3" or "12... Nf6" for the move at `ply`.
+export function moveLabel(ply, san) {
+  const number = Math.floor((ply + 1) / 2);
+  return ply % 2 === 1 ? `${number}. ${san}` : `${number}... ${san}`;
+}
+
+export function playerName(player) {
+  if (!player) return "?";
+  return player.title ? `${player.title} ${player.name}` : player.name;
+}
+
+export function stamp(element) {
+  element.textContent = `Last updated ${new Date().toLocaleTimeString()}`;
+  element.dataset.updated = String(Date.now());
+}
