@@ -1,5 +1,6 @@
 """``boardsim serve`` in a process of its own, for benchmarks and end-to-end tests: its
-ports once it is ready, then what it reports as play goes on (finished games, moves)."""
+ports once it is ready, then what it reports as play goes on (finished games, moves, and
+with ``--report-clock`` what the clocks were told and their flags)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 class BoardsimProcess:
@@ -28,6 +30,8 @@ class BoardsimProcess:
         self.finished: set[int] = set()
         #: With --report-moves: (board, ply) -> wall time of the move's last touch.
         self.moved: dict[tuple[int, int], float] = {}
+        #: With --report-clock: the clock-set, clock-refused and flag reports, in order.
+        self.clock_reports: list[dict[str, Any]] = []
         self._changed = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -41,7 +45,18 @@ class BoardsimProcess:
                     self.finished.add(record["board"])
                 elif record["event"] == "moved":
                     self.moved[(record["board"], record["ply"])] = record["at"]
+                elif record["event"] in ("clock-set", "clock-refused", "flag"):
+                    self.clock_reports.append(record)
                 self._changed.notify_all()
+
+    def clock_events(self, kind: str, board: int | None = None) -> list[dict[str, Any]]:
+        """The clock reports of ``kind`` so far (for ``board``, or every board)."""
+        with self._changed:
+            return [
+                record
+                for record in self.clock_reports
+                if record["event"] == kind and (board is None or record["board"] == board)
+            ]
 
     def wait_until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
         """Wait for a report that makes ``condition`` true; TimeoutError after ``timeout``."""

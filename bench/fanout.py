@@ -4,7 +4,7 @@ For each server (ours, then the plain loop) and each audience (1,000 and 5,000 c
 
 * the server runs in a process of its own (uvicorn, websockets-sansio, no compression, as
   ``relay serve`` runs it); the clients run in two other processes, as light as a client
-  can be (a raw asyncio protocol that reads frames), so they cost the machine little;
+  can be (plain sockets and one epoll loop that cuts frames), so they cost the machine little;
 * RSS per idle connection: the server's resident memory with the clients connected, less
   before, per client;
 * then the server publishes ``--messages`` messages of about 200 bytes at ``--rate`` per
@@ -16,13 +16,13 @@ Ours: the event goes through the hub's bus to the round's room, which frames it 
 writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``.
 
     .venv/bin/python -m bench.fanout [--clients 1000 5000] [--messages 100] [--rate 10]
+                                     [--fanout-threads N]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import statistics
@@ -37,7 +37,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from bench.spectators import connect_all, number_after
+from bench.spectators import Spectators, number_after
 
 CLIENT_PROCESSES = 2
 PAD = "x" * 150
@@ -70,7 +70,8 @@ def relay_app(db: str) -> tuple[FastAPI, str]:
     from relay.store.setup import load_event
     from relay.store.tournaments import list_games, list_rounds
 
-    settings = Settings(db_url=db, rate_limit=0, heartbeat_seconds=3600)
+    # The environment may set RELAY_FANOUT_THREADS (see --fanout-threads).
+    settings = Settings.from_env(db_url=db, rate_limit=0, heartbeat_seconds=3600)
     engine = open_store(db)
     setup = EventSetup(
         tournament=TournamentSetup(name="Fan-out"),
@@ -159,9 +160,8 @@ def serve(kind: str) -> None:
 # The clients
 
 
-async def spectate(port: int, path: str, connections: int, messages: int) -> None:
+def spectate(port: int, path: str, connections: int, messages: int) -> None:
     receipts: dict[int, list[float]] = {}  # message -> [published at, last receipt]
-    finished = asyncio.Event()
     deliveries = 0
     expected = connections * messages
 
@@ -174,13 +174,13 @@ async def spectate(port: int, path: str, connections: int, messages: int) -> Non
         seen = receipts.setdefault(number, [published, now])
         seen[1] = max(seen[1], now)
         deliveries += 1
-        if deliveries == expected:
-            finished.set()
 
-    spectators = await connect_all(port, path, connections, on_payload)
+    spectators = Spectators(port, path, connections)
     print(json.dumps({"connected": len(spectators)}), flush=True)
-    with contextlib.suppress(TimeoutError):  # report what arrived, even if not all did
-        await asyncio.wait_for(finished.wait(), messages * 2 + 60)
+    # Report what arrived, even if not all did.
+    until = time.time() + messages * 2 + 60
+    spectators.follow(on_payload, until=until, done=lambda: deliveries >= expected)
+    spectators.close()
     print(json.dumps({"receipts": receipts, "deliveries": deliveries}), flush=True)
 
 
@@ -264,11 +264,18 @@ def main() -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 5000])
     parser.add_argument("--messages", type=int, default=100)
     parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument(
+        "--fanout-threads",
+        type=int,
+        help="our server's helper threads for writing frames (default: one per further core)",
+    )
     args = parser.parse_args()
+    if args.fanout_threads is not None:
+        os.environ["RELAY_FANOUT_THREADS"] = str(args.fanout_threads)  # the servers inherit it
     if args.command == "server":
         serve(args.kind)
     elif args.command == "client":
-        asyncio.run(spectate(args.port, args.path, args.connections, args.messages))
+        spectate(args.port, args.path, args.connections, args.messages)
     else:
         run(args.clients, args.messages, args.rate)
 

@@ -7,8 +7,9 @@ client whose socket buffer stays above ``write_limit`` bytes is closed with code
 reconnects and resumes from its version) rather than slowing the others. A room with
 nothing to say for ``heartbeat`` seconds writes a ping message to everyone.
 
-Frames go straight to the connection's transport when the server is uvicorn (see
-:mod:`relay.api.transport`); elsewhere (a test client, another ASGI server) each member
+Frames go straight to the connection's socket when the server is uvicorn (see
+:mod:`relay.api.stream_protocol`), written by :mod:`relay.api.socket_fanout` over the
+machine's cores; elsewhere (a test client, another ASGI server) each member
 falls back to a bounded backlog that its own connection handler sends.
 """
 
@@ -20,6 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from relay.api.socket_fanout import SocketFanout
 from relay.api.transport import FrameWriter, HotPath, text_frame
 from relay.bus.memory import MemoryBus, Subscription
 from relay.bus.messages import Published
@@ -61,31 +63,50 @@ class Member:
     A member starts *catching up*: while its stored history is sent, live messages wait in
     ``_held``. :meth:`go_live` sends what the history did not cover; from then on messages
     are written directly (or, without a direct writer, kept in a bounded backlog).
+
+    Thousands of these sit idle at once, so a member holds only what its kind needs.
     """
+
+    __slots__ = (
+        "_backlog",
+        "_held",
+        "_items",
+        "_ready",
+        "closed",
+        "fd",
+        "hot",
+        "overflowed",
+        "public",
+        "room",
+        "sent",
+        "writer",
+    )
 
     def __init__(self, room: Room, backlog: int, writer: FrameWriter | None) -> None:
         self.room = room
         self.writer = writer
         self._backlog = backlog
-        self._items: deque[Outgoing] = deque()
         self._held: list[Outgoing] | None = []
-        self._ready = asyncio.Event()
+        # Backlog members only: what waits for the handler, and its wake-up.
+        self._items: deque[Outgoing] | None = None if writer is not None else deque()
+        self._ready: asyncio.Event | None = None if writer is not None else asyncio.Event()
         self.closed = False
         self.overflowed = False
         #: A spectator without a token: subject to the round's transmission delay.
         self.public = True
         #: Per game, the last version the client already has; older messages are skipped.
         self.sent: dict[int, int] = {}
-        #: Set once the member is closed (dropped, left, or the room closed).
-        self.gone = asyncio.Event()
-        #: A live direct member's bare write and buffer-size functions.
+        #: A live direct member's bare write function (see FrameWriter.hot_path).
         self.hot: HotPath | None = None
+        #: The socket the room writes to itself while nothing waits in the writer's buffer.
+        self.fd: int | None = None
 
     def go_live(self) -> None:
         """The history has been sent: send what arrived meanwhile, then go live."""
         held, self._held = self._held or [], None
         if self.writer is not None and not self.closed:
             self.hot = self.writer.hot_path()
+            self.drained()
         fresh = [item for item in held if item.seq > self.sent.get(item.game_id, 0)]
         for item in fresh:
             self.sent[item.game_id] = item.seq
@@ -105,6 +126,8 @@ class Member:
             if self.writer.buffered() > self.room.write_limit or not self.writer.write(frames):
                 self.drop()
             return
+        assert self._items is not None
+        assert self._ready is not None
         if len(self._items) + len(items) > self._backlog:
             self.drop()
             return
@@ -117,6 +140,8 @@ class Member:
         if self.writer is not None:
             self.writer.write(PING_FRAME)
         else:
+            assert self._items is not None
+            assert self._ready is not None
             self._items.append(Outgoing(0, 0, PING, PING_FRAME))
             self._ready.set()
 
@@ -128,14 +153,27 @@ class Member:
             self.room.leave(self)
         self.close()
 
+    def spilled(self) -> None:
+        """The writer holds bytes the socket has not taken: write through it from now on,
+        so frames stay in order."""
+        self.room.write_by_socket(self, None)
+
+    def drained(self) -> None:
+        """The writer's buffer is empty again: the room may write to the socket itself."""
+        if self.hot is not None and self.writer is not None:
+            self.room.write_by_socket(self, self.writer.socket_fd())
+
     def close(self) -> None:
         self.closed = True
         self.hot = None
-        self._ready.set()
-        self.gone.set()
+        self.room.write_by_socket(self, None)
+        if self._ready is not None:
+            self._ready.set()
 
     async def next(self) -> Outgoing | None:
         """Backlog members: the next message, or None once closed."""
+        assert self._items is not None
+        assert self._ready is not None
         while not self._items:
             if self.closed:
                 return None
@@ -158,6 +196,11 @@ class Room:
         self.delay = delay
         self.write_limit = rooms.write_limit
         self.members: set[Member] = set()
+        #: Live members written to by socket, while their writers' buffers are empty.
+        self._by_socket: dict[int, Member] = {}
+        self._sockets: tuple[int, ...] | None = None  # its keys, kept between changes
+        #: Every other member: catching up, behind, or without a socket of its own.
+        self._others: set[Member] = set()
         self._loop = asyncio.get_running_loop()
         self._pending: set[asyncio.TimerHandle] = set()
         self._batch: list[Outgoing] = []
@@ -190,15 +233,34 @@ class Room:
             return
         frames = b"".join(item.frame for item in items)
         self._said_at = time.monotonic()
+        # The common case, most of the work: a system call per client and nothing else.
+        sockets = self._sockets
+        if sockets is None:
+            sockets = self._sockets = tuple(self._by_socket)
+        for fd, sent in self._rooms.fanout.write(sockets, frames):
+            member = self._by_socket[fd]
+            if member.writer is not None:
+                member.writer.write(frames[sent:])  # the writer keeps the rest: spilled()
         limit = self.write_limit
-        for member in tuple(self.members):
+        for member in tuple(self._others):
             hot = member.hot
             if hot is None:
                 member.offer(items, frames)
-            elif hot[1]() > limit:
+            elif not hot(frames, limit):
                 member.drop()
-            else:
-                hot[0](frames)
+
+    def write_by_socket(self, member: Member, fd: int | None) -> None:
+        """Write to ``member`` by its socket ``fd`` from now on; None: through its writer."""
+        self._sockets = None
+        if member.fd is not None:
+            self._by_socket.pop(member.fd, None)
+            member.fd = None
+        if fd is not None and not member.closed:
+            member.fd = fd
+            self._by_socket[fd] = member
+            self._others.discard(member)
+        elif member in self.members:
+            self._others.add(member)
 
     def _beat(self) -> None:
         interval = self._rooms.heartbeat
@@ -212,7 +274,10 @@ class Room:
 
     def leave(self, member: Member) -> None:
         member.close()
+        if member not in self.members:
+            return
         self.members.discard(member)
+        self._others.discard(member)
         if not self.members:
             self.close()
 
@@ -221,6 +286,7 @@ class Room:
         for member in tuple(self.members):
             member.close()
         self.members.clear()
+        self._others.clear()
         for handle in self._pending:
             handle.cancel()
         self._pending.clear()
@@ -239,11 +305,15 @@ class Rooms:
         *,
         heartbeat: float = 15.0,
         write_limit: int = DEFAULT_WRITE_LIMIT,
+        fanout: SocketFanout | None = None,
     ) -> None:
         self.bus = bus
         self.backlog = backlog
         self.heartbeat = heartbeat
         self.write_limit = write_limit
+        #: Who writes a frame to the rooms' sockets (without one: the loop's thread alone);
+        #: the rooms own it and close it.
+        self.fanout = fanout or SocketFanout(helpers=0)
         self._rooms: dict[str, Room] = {}
 
     def join(
@@ -261,6 +331,7 @@ class Rooms:
         member = Member(room, self.backlog, writer)
         member.public = public
         room.members.add(member)
+        room.write_by_socket(member, None)
         return member
 
     def forget(self, room: Room) -> None:
@@ -281,6 +352,7 @@ class Rooms:
     def close(self) -> None:
         for room in tuple(self._rooms.values()):
             room.close()
+        self.fanout.close()
 
     def __len__(self) -> int:
         return len(self._rooms)

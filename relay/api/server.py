@@ -10,6 +10,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
+from relay.api.stream_protocol import stream_protocols
 from relay.config import Settings
 
 
@@ -32,10 +33,12 @@ def make_server(app: FastAPI, settings: Settings | None = None) -> RelayServer:
     if settings is not None and settings.certfile and settings.keyfile:
         tls = {"ssl_certfile": str(settings.certfile), "ssl_keyfile": str(settings.keyfile)}
     proxy = settings.forwarded_allow_ips if settings is not None else None
+    # The stream paths are served by our own websocket protocol, which frames once for
+    # everyone and keeps nothing per idle spectator; other websockets go on to uvicorn's.
     # permessage-deflate costs twice the CPU and three times the memory per spectator.
     config = uvicorn.Config(
         app,
-        ws="websockets-sansio",
+        ws=stream_protocols(app),
         ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",

@@ -13,21 +13,27 @@ A game stream first replays the events after ``?since=V`` and then sends new one
 a client that reconnects gets exactly what it missed. Public clients of a round with a
 transmission delay see everything ``delay`` seconds late; a client with an operator,
 arbiter or admin token (``?token=``; browsers cannot set headers on websockets) sees live.
+
+How a client joins is the same on every server (:func:`join_stream`). Under uvicorn the
+stream paths never reach the routes below: :mod:`relay.api.stream_protocol` serves them
+without ASGI. The routes serve them everywhere else (the test client, another server).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from relay.api.deps import token_identity
 from relay.api.rooms import CLOSE_TRY_AGAIN, Member, Rooms, encode_event
-from relay.api.transport import DirectWriter
+from relay.api.transport import FrameWriter
 from relay.bus.messages import Published, game_topic, round_topic
 from relay.hub.game_views import GameView
 from relay.hub.hub import Hub
@@ -40,121 +46,161 @@ router = APIRouter(prefix="/api")
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
 
+_PATH = re.compile(r"/api/(games|rounds)/(\d+)/stream")
+
+
+class StreamRefusedError(Exception):
+    """The stream cannot be served; the connection closes with ``code``."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class StreamTarget:
+    """What a stream follows: one game (from version ``since``) or one round."""
+
+    kind: Literal["games", "rounds"]
+    ident: int
+    since: int = 0
+
+    @property
+    def topic(self) -> str:
+        return game_topic(self.ident) if self.kind == "games" else round_topic(self.ident)
+
+    @property
+    def missing(self) -> str:
+        return f"no {self.kind[:-1]} {self.ident}"
+
+
+def parse_stream_request(path: str, query: str) -> tuple[StreamTarget, str | None] | None:
+    """The target and token of a stream URL; None when ``path`` is not a stream path.
+
+    Raises ValueError for a stream path with a malformed query."""
+    found = _PATH.fullmatch(path)
+    if found is None:
+        return None
+    fields = parse_qs(query, keep_blank_values=True)
+    since_text = fields.get("since", ["0"])[-1]
+    if not since_text.isdigit():
+        raise ValueError(f"since must be a version number, not {since_text!r}")
+    kind: Literal["games", "rounds"] = "games" if found[1] == "games" else "rounds"
+    token = fields.get("token", [""])[-1] or None
+    return StreamTarget(kind, int(found[2]), int(since_text)), token
+
+
+async def join_stream(
+    hub: Hub, rooms: Rooms, target: StreamTarget, token: str | None, writer: FrameWriter | None
+) -> tuple[Member, list[str]]:
+    """Check the client may follow ``target``, join its room, and read what is stored.
+
+    Returns the member, still catching up, and the messages to send before it goes live
+    (:meth:`Member.go_live`). The client joins before the log is read, so nothing
+    committed in between is missed; what arrives both ways is sent once, by version.
+    """
+    identity: Identity | None = None
+    if token:
+        identity = await asyncio.to_thread(token_identity, hub, token)
+        if identity is None:
+            raise StreamRefusedError(CLOSE_UNAUTHORIZED, "the token is not valid")
+    try:
+        round_ = await _round_of(hub, target)
+    except NotFoundError:
+        raise StreamRefusedError(CLOSE_NOT_FOUND, target.missing) from None
+    if identity is None and not round_.published:
+        raise StreamRefusedError(CLOSE_NOT_FOUND, target.missing)
+    delay = 0 if identity is not None else round_.delay_seconds
+    member = rooms.join(target.topic, delay, public=identity is None, writer=writer)
+    try:
+        # Read after joining: what was committed meanwhile is in one or the other.
+        cut = time.time() - delay if delay > 0 else None
+        if target.kind == "games":
+            history = _game_history(member, await hub.views.game(target.ident), target, cut)
+        else:
+            history = _round_snapshot(member, await hub.views.round(target.ident), cut)
+    except BaseException:
+        member.room.leave(member)
+        raise
+    return member, history
+
+
+async def _round_of(hub: Hub, target: StreamTarget) -> Round:
+    if target.kind == "games":
+        round_id = (await hub.views.game(target.ident)).pairing.game.round_id
+    else:
+        round_id = target.ident
+    return await hub.recorder.run(lambda session: get_round(session, round_id=round_id))
+
+
+def _game_history(
+    member: Member, view: GameView, target: StreamTarget, cut: float | None
+) -> list[str]:
+    newest = view.version_at(cut)
+    after = target.since
+    texts = []
+    if after > newest:
+        texts.append(json.dumps({"type": "reload"}))
+        after = 0
+    for item in view.events[after:newest]:
+        message = Published(
+            view.pairing.game.round_id,
+            item.game_id,
+            item.seq,
+            item.kind,
+            item.data,
+            item.recorded_at,
+        )
+        texts.append(encode_event(message))
+    member.sent[target.ident] = newest
+    return texts
+
+
+def _round_snapshot(member: Member, views: list[GameView], cut: float | None) -> list[str]:
+    boards: list[dict[str, Any]] = []
+    for view in views:
+        version = view.version_at(cut)
+        member.sent[view.game_id] = version
+        boards.append(view.summary(version))
+    return [json.dumps({"type": "snapshot", "games": boards})]
+
 
 @router.websocket("/games/{game_id}/stream")
 async def game_stream(
     websocket: WebSocket, game_id: int, since: int = 0, token: str | None = None
 ) -> None:
-    hub: Hub = websocket.app.state.hub
-
-    async def start(member: Member, view: GameView, cut: float | None) -> None:
-        newest = view.version_at(cut)
-        after = since
-        if after > newest:
-            await websocket.send_text(json.dumps({"type": "reload"}))
-            after = 0
-        member.sent[game_id] = after
-        for item in view.events[after:newest]:
-            message = Published(
-                view.pairing.game.round_id,
-                item.game_id,
-                item.seq,
-                item.kind,
-                item.data,
-                item.recorded_at,
-            )
-            await websocket.send_text(encode_event(message))
-            member.sent[game_id] = item.seq
-
-    async def open_view() -> tuple[GameView, Round]:
-        view = await hub.views.game(game_id)
-        return view, await _round(hub, view.pairing.game.round_id)
-
-    await _serve(websocket, game_topic(game_id), open_view, start, f"no game {game_id}", token)
+    await _serve(websocket, StreamTarget("games", game_id, since), token)
 
 
 @router.websocket("/rounds/{round_id}/stream")
 async def round_stream(websocket: WebSocket, round_id: int, token: str | None = None) -> None:
-    hub: Hub = websocket.app.state.hub
-
-    async def start(member: Member, views: list[GameView], cut: float | None) -> None:
-        boards = []
-        for view in views:
-            version = view.version_at(cut)
-            member.sent[view.game_id] = version
-            boards.append(view.summary(version))
-        await websocket.send_text(json.dumps({"type": "snapshot", "games": boards}))
-
-    async def open_views() -> tuple[list[GameView], Round]:
-        round_ = await _round(hub, round_id)
-        return await hub.views.round(round_id), round_
-
-    await _serve(websocket, round_topic(round_id), open_views, start, f"no round {round_id}", token)
+    await _serve(websocket, StreamTarget("rounds", round_id), token)
 
 
-async def _round(hub: Hub, round_id: int) -> Round:
-    return await hub.recorder.run(lambda session: get_round(session, round_id=round_id))
-
-
-async def _serve(
-    websocket: WebSocket,
-    topic: str,
-    open_: Callable[[], Coroutine[Any, Any, tuple[Any, Round]]],
-    start: Callable[[Member, Any, float | None], Coroutine[Any, Any, None]],
-    missing: str,
-    token: str | None,
-) -> None:
-    """Join the topic's room, send what is stored, then what is published, until the end.
-
-    The client joins before the log is read, so nothing committed in between is missed;
-    what arrives both ways is sent once, by version.
-    """
-    hub: Hub = websocket.app.state.hub
-    rooms: Rooms = websocket.app.state.rooms
+async def _serve(websocket: WebSocket, target: StreamTarget, token: str | None) -> None:
+    """Through ASGI: send the history, then the member's backlog, until the end."""
     await websocket.accept()
-    identity: Identity | None = None
-    if token:
-        identity = await asyncio.to_thread(token_identity, hub, token)
-        if identity is None:
-            await websocket.close(CLOSE_UNAUTHORIZED, "the token is not valid")
-            return
     try:
-        _, round_ = await open_()
-    except NotFoundError:
-        await websocket.close(CLOSE_NOT_FOUND, missing)
+        member, history = await join_stream(
+            websocket.app.state.hub, websocket.app.state.rooms, target, token, None
+        )
+    except StreamRefusedError as refused:
+        await websocket.close(refused.code, refused.reason)
         return
-    if identity is None and not round_.published:
-        await websocket.close(CLOSE_NOT_FOUND, missing)
-        return
-    delay = 0 if identity is not None else round_.delay_seconds
-    writer = DirectWriter.of(websocket.scope)
-    member = rooms.join(topic, delay, public=identity is None, writer=writer)
     try:
-        # Read again after joining: what was committed meanwhile is in one or the other.
-        views, _ = await open_()
-        cut = time.time() - delay if delay > 0 else None
-        await start(member, views, cut)
+        for text in history:
+            await websocket.send_text(text)
         member.go_live()
-        if member.writer is not None:
-            await _until_disconnected(websocket)
-        else:
-            await _pump(websocket, member)
+        await _pump(websocket, member)
     except WebSocketDisconnect:
         pass  # the client left; nothing to tell anyone
     finally:
         member.room.leave(member)
 
 
-async def _until_disconnected(websocket: WebSocket) -> None:
-    """Direct members: the room writes to the client; this only waits for the end (the
-    client leaving, or the room closing a client that fell behind)."""
-    while (await websocket.receive())["type"] != "websocket.disconnect":
-        pass
-
-
 async def _pump(websocket: WebSocket, member: Member) -> None:
-    """Backlog members: send the member's messages until the client leaves or falls too far
-    behind."""
+    """Send the member's messages until the client leaves or falls too far behind."""
     listener = asyncio.create_task(_wait_for_close(websocket, member))
     try:
         while (item := await member.next()) is not None:

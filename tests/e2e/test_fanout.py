@@ -3,50 +3,18 @@ in one write, a client that stops reading closed with 1013 while the others go o
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
 
 import anyio
 import pytest
-from fastapi import FastAPI
-from sqlmodel import Session
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from relay.api.app import create_app
-from relay.api.rooms import Rooms
-from relay.api.server import listen_socket, make_server
-from relay.api.transport import DirectWriter
-from relay.bus.memory import MemoryBus
-from relay.config import Settings
+from relay.api.socket_fanout import PARALLEL_FROM
+from relay.api.stream_protocol import StreamProtocol
 from relay.domain.game.events import ArbiterAlert
-from relay.hub.hub import Hub
-from relay.store.engine import open_store
-from tests.pairings import paired_round
-
-
-@contextlib.asynccontextmanager
-async def server(tmp_path) -> AsyncIterator[tuple[Hub, FastAPI, str, int, int]]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'fanout.db'}", rate_limit=0)
-    engine = open_store(settings.db_url)
-    with Session(engine) as session:
-        round_id, (game_id,) = paired_round(session)
-    hub = Hub(settings, engine, MemoryBus())
-    app = create_app(settings, hub)
-    sock = listen_socket("127.0.0.1", 0)
-    uvicorn_server = make_server(app)
-    # The socket listens already: clients that connect early wait in its backlog.
-    task = asyncio.create_task(uvicorn_server.serve(sockets=[sock]))
-    port = sock.getsockname()[1]
-    try:
-        yield hub, app, f"ws://127.0.0.1:{port}/api", round_id, game_id
-    finally:
-        uvicorn_server.should_exit = True
-        await task
-        await hub.close()
-        engine.dispose()
+from tests.live_server import live_server
 
 
 async def last_words(client: ClientConnection) -> ConnectionClosed:
@@ -64,15 +32,17 @@ def alert(n: int, size: int = 10) -> ArbiterAlert:
 
 @pytest.mark.anyio
 async def test_spectators_get_direct_frames_and_a_stalled_one_is_dropped(tmp_path):
-    async with server(tmp_path) as (hub, app, base, round_id, game_id):
-        url = f"{base}/rounds/{round_id}/stream"
+    async with live_server(tmp_path) as live:
+        hub, round_id, (game_id,) = live.hub, live.round_id, live.game_ids
+        url = f"{live.base}/rounds/{round_id}/stream"
         async with connect(url) as fast, connect(url, max_size=None) as stalled:
             for client in (fast, stalled):
                 assert json.loads(await client.recv())["type"] == "snapshot"
-            rooms: Rooms = app.state.rooms
-            (room,) = rooms._rooms.values()
+            (room,) = live.rooms._rooms.values()
             room.write_limit = 64 * 1024
-            assert all(isinstance(m.writer, DirectWriter) for m in room.members)
+            assert all(isinstance(m.writer, StreamProtocol) for m in room.members)
+            # Both live, nothing waiting: the room writes to their sockets itself.
+            assert set(room._by_socket.values()) == room.members
             # A burst: several events committed in one go reach the client in order.
             await hub.recorder.record(
                 round_id=round_id, game_id=game_id, events=[alert(n) for n in range(1, 4)]
@@ -90,6 +60,7 @@ async def test_spectators_get_direct_frames_and_a_stalled_one_is_dropped(tmp_pat
                 if len(room.members) == 1:
                     break
             assert len(room.members) == 1, "the stalled client was never dropped"
+            assert list(room._by_socket.values()) == list(room.members)
             stalled.transport.resume_reading()
             with anyio.fail_after(10):
                 closed = await last_words(stalled)
@@ -97,3 +68,29 @@ async def test_spectators_get_direct_frames_and_a_stalled_one_is_dropped(tmp_pat
             assert closed.rcvd.code == 1013
             await hub.recorder.record(round_id=round_id, game_id=game_id, events=[alert(999)])
             assert json.loads(await fast.recv())["data"]["ply"] == 999
+
+
+@pytest.mark.anyio
+async def test_a_crowd_written_by_several_threads_gets_every_event_in_order(tmp_path):
+    crowd = PARALLEL_FROM + 72
+    async with live_server(tmp_path, fanout_threads=2) as live:
+        hub, round_id, (game_id,) = live.hub, live.round_id, live.game_ids
+        url = f"{live.base}/rounds/{round_id}/stream"
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [await stack.enter_async_context(connect(url)) for _ in range(crowd)]
+            for client in clients:
+                assert json.loads(await client.recv())["type"] == "snapshot"
+            (room,) = live.rooms._rooms.values()
+            assert live.rooms.fanout.helpers == 2
+            assert len(room._by_socket) == crowd
+            for n in range(1, 6):
+                await hub.recorder.record(
+                    round_id=round_id, game_id=game_id, events=[alert(n, 20 * n)]
+                )
+
+            async def versions(client: ClientConnection) -> list[int]:
+                return [json.loads(await client.recv())["v"] for _ in range(5)]
+
+            with anyio.fail_after(20):
+                got = [await versions(client) for client in clients]
+        assert got == [[1, 2, 3, 4, 5]] * crowd

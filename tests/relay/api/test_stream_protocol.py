@@ -1,0 +1,184 @@
+"""The stream paths' own websocket protocol, on a real uvicorn server: bytes on a socket in,
+frames and close codes out."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import struct
+
+import anyio
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sqlmodel import Session
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
+
+from relay.api.stream_protocol import StreamProtocol, accept_key, unmask
+from relay.domain.game.events import ArbiterAlert
+from relay.store.access import create_token
+from tests.live_server import LiveServer, live_server
+
+
+def alert(n: int) -> ArbiterAlert:
+    return ArbiterAlert(alert="test", detail="d", ply=n, at=1.0)
+
+
+async def record(live: LiveServer, *numbers: int) -> None:
+    await live.hub.recorder.record(
+        round_id=live.round_id, game_id=live.game_ids[0], events=[alert(n) for n in numbers]
+    )
+
+
+async def closed_with(client: ClientConnection) -> int:
+    """The code the server closed ``client`` with."""
+    with anyio.fail_after(10):
+        await client.wait_closed()
+    assert client.close_code is not None
+    return client.close_code
+
+
+async def raw_stream(live: LiveServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand, its 101 answer checked."""
+    port = int(live.base.rsplit(":", 1)[1].split("/")[0])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16))
+    writer.write(
+        b"GET /api/rounds/%d/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        % (live.round_id, key)
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101 ")
+    assert b"Sec-WebSocket-Accept: " + accept_key(key) in head
+    return reader, writer
+
+
+async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    first, size = await reader.readexactly(2)
+    if size == 126:
+        size = struct.unpack("!H", await reader.readexactly(2))[0]
+    return first & 0x0F, await reader.readexactly(size)
+
+
+def test_accept_key_is_the_rfc_example():
+    # RFC 6455 section 1.3.
+    assert accept_key(b"dGhlIHNhbXBsZSBub25jZQ==") == b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+
+
+@given(st.binary(max_size=300), st.binary(min_size=4, max_size=4))
+def test_unmask_xors_with_the_repeating_key(payload, mask):
+    expected = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+    assert unmask(payload, mask) == expected
+    assert unmask(unmask(payload, mask), mask) == payload
+
+
+@pytest.mark.anyio
+async def test_game_stream_resumes_then_goes_live_on_our_protocol(tmp_path):
+    async with live_server(tmp_path) as live:
+        await record(live, 1, 2, 3)
+        url = f"{live.base}/games/{live.game_ids[0]}/stream?since=1"
+        async with connect(url) as client:
+            got = [json.loads(await client.recv()) for _ in range(2)]
+            assert [(m["v"], m["data"]["ply"]) for m in got] == [(2, 2), (3, 3)]
+            (room,) = live.rooms._rooms.values()
+            assert all(isinstance(m.writer, StreamProtocol) for m in room.members)
+            await record(live, 4)
+            live_message = json.loads(await client.recv())
+            assert (live_message["type"], live_message["v"]) == ("event", 4)
+            # The client's ping is answered.
+            with anyio.fail_after(5):
+                await (await client.ping(b"are you there"))
+        # The server answered the client's close having left the room, its last member.
+        assert len(live.rooms) == 0
+
+
+@pytest.mark.anyio
+async def test_refusals_close_with_their_codes(tmp_path):
+    async with live_server(tmp_path) as live:
+        async with connect(f"{live.base}/games/999/stream") as client:
+            assert await closed_with(client) == 4404
+        url = f"{live.base}/rounds/{live.round_id}/stream?token=rly_nonsense"
+        async with connect(url) as client:
+            assert await closed_with(client) == 4401
+        with Session(live.hub.engine) as session:
+            token = create_token(session, user="arb", role="arbiter")
+        async with connect(f"{live.base}/rounds/{live.round_id}/stream?token={token}") as client:
+            assert json.loads(await client.recv())["type"] == "snapshot"
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{live.base}/games/{live.game_ids[0]}/stream?since=last")
+        assert refused.value.response.status_code == 400
+        assert b"since must be a version number" in refused.value.response.body
+
+
+@pytest.mark.anyio
+async def test_other_paths_go_on_to_uvicorn(tmp_path):
+    async with live_server(tmp_path) as live:
+        # The app has no websocket here: uvicorn's protocol asks it and refuses with 403.
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{live.base}/elsewhere")
+        assert refused.value.response.status_code == 403
+
+
+@pytest.mark.anyio
+async def test_a_server_shutdown_tells_clients_to_come_back(tmp_path):
+    async with live_server(tmp_path) as live:
+        client = await connect(f"{live.base}/rounds/{live.round_id}/stream")
+        assert json.loads(await client.recv())["type"] == "snapshot"
+    assert await closed_with(client) == 1012
+
+
+@pytest.mark.anyio
+async def test_malformed_client_frames_close_the_connection(tmp_path):
+    async with live_server(tmp_path) as live:
+        reader, writer = await raw_stream(live)
+        opcode, payload = await read_frame(reader)
+        assert (opcode, json.loads(payload)["type"]) == (0x1, "snapshot")
+        writer.write(b"\x89\x02hi")  # a ping without a mask
+        with anyio.fail_after(5):
+            opcode, payload = await read_frame(reader)
+        assert (opcode, struct.unpack("!H", payload[:2])[0]) == (0x8, 1002)
+        writer.close()
+
+        reader, writer = await raw_stream(live)
+        await read_frame(reader)
+        writer.write(b"\x81\xfe\x20\x00" + b"mask" + b"x" * 0x2000)  # 8 KB of text
+        with anyio.fail_after(5):
+            opcode, payload = await read_frame(reader)
+        assert (opcode, struct.unpack("!H", payload[:2])[0]) == (0x8, 1009)
+        writer.close()
+
+        reader, writer = await raw_stream(live)
+        await read_frame(reader)
+        # A masked ping split over two writes is answered with its payload.
+        writer.write(b"\x89\x84ab")
+        await writer.drain()
+        writer.write(b"cd" + unmask(b"ping", b"abcd"))
+        with anyio.fail_after(5):
+            assert await read_frame(reader) == (0xA, b"ping")
+        # A close is returned with the client's code.
+        writer.write(b"\x88\x82" + b"abcd" + unmask(struct.pack("!H", 4000), b"abcd"))
+        with anyio.fail_after(5):
+            assert await read_frame(reader) == (0x8, struct.pack("!H", 4000))
+            assert await reader.read() == b""
+        writer.close()
+
+
+@pytest.mark.anyio
+async def test_a_handshake_that_is_not_websocket_13_is_refused(tmp_path):
+    async with live_server(tmp_path) as live:
+        port = int(live.base.rsplit(":", 1)[1].split("/")[0])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            b"GET /api/rounds/%d/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: short\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n" % live.round_id
+        )
+        with anyio.fail_after(5):
+            answer = await reader.read()
+        assert answer.startswith(b"HTTP/1.1 400 ")
+        assert answer.endswith(b"not a websocket handshake (RFC 6455 version 13)")
+        writer.close()
