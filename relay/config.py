@@ -46,6 +46,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "RELAY_RATE_LIMIT": ("rate_limit", float),
     "RELAY_BACKUP_DIR": ("backup_dir", Path),
     "RELAY_BACKUP_MINUTES": ("backup_minutes", float),
+    "RELAY_FANOUT_THREADS": ("fanout_threads", int),
 }
 
 
@@ -67,6 +68,9 @@ class Settings:
     dgt_clock_bit: str = "no-clock"
     #: A stream with nothing to say for this long sends a ping.
     heartbeat_seconds: float = 15.0
+    #: Threads that help write each frame to a room's sockets (None: one per further
+    #: core, at most three; 0: the event loop's thread alone).
+    fanout_threads: int | None = None
     #: Public requests per second per client address, and the burst allowed (0: no limit).
     rate_limit: float = 20.0
     rate_burst: float = 60.0
@@ -127,6 +131,8 @@ class Settings:
             raise SettingsError("the rate limit cannot be negative, nor the burst below 1")
         if self.heartbeat_seconds <= 0:
             raise SettingsError("the heartbeat interval must be positive")
+        if self.fanout_threads is not None and not 0 <= self.fanout_threads <= 64:
+            raise SettingsError("fan-out threads: from 0 to 64")
         if self.backup_minutes <= 0 or self.backup_keep < 1:
             raise SettingsError("backups need a positive interval and keep at least one copy")
         if not (self.web_dir / "index.html").is_file():

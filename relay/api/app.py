@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from relay.api import admin, arbiter, boards, games, streams
+from relay.api import (
+    admin,
+    arbiter,
+    boards,
+    clocks,
+    games,
+    imports,
+    pairings,
+    standings,
+    streams,
+    team_standings,
+)
 from relay.api.rate_limit import RateLimit
 from relay.api.rooms import Rooms
-from relay.api.transport import CaptureSend
+from relay.api.socket_fanout import SocketFanout
+from relay.bus.memory import MemoryBus
 from relay.bus.redis_bus import close_bus, open_bus
 from relay.config import Settings
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
+
+PAGE_NAME = re.compile(r"[a-z][a-z-]*")
 
 DESCRIPTION = """
 Live relay of over-the-board chess games from electronic boards.
@@ -29,6 +44,11 @@ requests are rate-limited per client address.
 """
 
 
+def _rooms(bus: MemoryBus, settings: Settings) -> Rooms:
+    fanout = SocketFanout(settings.fanout_threads)
+    return Rooms(bus, heartbeat=settings.heartbeat_seconds, fanout=fanout)
+
+
 def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     """Build the app. Without ``hub``, the app opens the database and runs its own hub."""
 
@@ -36,7 +56,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if hub is not None:
             app.state.hub = hub
-            app.state.rooms = Rooms(hub.bus, heartbeat=settings.heartbeat_seconds)
+            app.state.rooms = _rooms(hub.bus, settings)
             try:
                 yield
             finally:
@@ -46,7 +66,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         bus = await open_bus(settings.redis_url, settings.redis_namespace)
         own_hub = Hub(settings, engine, bus)
         app.state.hub = own_hub
-        app.state.rooms = Rooms(own_hub.bus, heartbeat=settings.heartbeat_seconds)
+        app.state.rooms = _rooms(own_hub.bus, settings)
         try:
             yield
         finally:
@@ -63,16 +83,33 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         license_info={"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
         lifespan=lifespan,
     )
-    for module in (games, streams, arbiter, boards, admin):
+    for module in (
+        games,
+        standings,
+        team_standings,
+        streams,
+        arbiter,
+        clocks,
+        pairings,
+        boards,
+        admin,
+        imports,
+    ):
         app.include_router(module.router)
     app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
-    # Outermost: the fan-out writes to the server's transports (relay/api/transport.py).
-    app.add_middleware(CaptureSend)
     index = settings.web_dir / "index.html"
 
     @app.get("/", include_in_schema=False)
     def viewer() -> FileResponse:
         return FileResponse(index)
+
+    @app.get("/{page}", include_in_schema=False)
+    def page(page: str) -> FileResponse:
+        """The other pages (``/game``, ``/scoresheet``, ``/bulletin``, ...): ``web/PAGE.html``."""
+        path = settings.web_dir / f"{page}.html"
+        if not PAGE_NAME.fullmatch(page) or not path.is_file():
+            raise HTTPException(404, f"no page {page!r}")
+        return FileResponse(path)
 
     app.mount("/static", StaticFiles(directory=settings.web_dir / "static"), name="static")
     return app

@@ -7,8 +7,6 @@ not fit the game as it stands.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
@@ -16,13 +14,13 @@ from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
+from relay.api.refusals import refusals
 from relay.api.rooms import Rooms
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
 from relay.domain.game.arbiter import ArbiterActionError
 from relay.hub.arbiter_desk import GameChange
 from relay.store.access import read_audit
-from relay.store.tournaments import NotFoundError
 
 router = APIRouter(prefix="/api", tags=["arbiter"])
 
@@ -30,6 +28,9 @@ router = APIRouter(prefix="/api", tags=["arbiter"])
 class ResultIn(BaseModel):
     result: str = Field(description='"1-0", "0-1", "1/2-1/2", or "*" to reopen the game')
     reason: str = Field(default="", description="why, for the audit trail")
+    forfeit: bool = Field(
+        default=False, description="the game was not played: the result is a forfeit win"
+    )
 
 
 class VerifyIn(BaseModel):
@@ -51,17 +52,6 @@ class PublishIn(BaseModel):
     published: bool = True
 
 
-@contextmanager
-def _refusals(what: str) -> Iterator[None]:
-    """The desk's refusals as HTTP answers: 404 for ``what`` missing, 409 for a misfit."""
-    try:
-        yield
-    except NotFoundError:
-        raise HTTPException(404, f"no {what}") from None
-    except ArbiterActionError as error:
-        raise HTTPException(409, str(error)) from None
-
-
 def _changed(change: GameChange) -> dict[str, Any]:
     record = change.record
     return {
@@ -79,9 +69,9 @@ async def enter_result(
     hub: HubDep, who: ArbiterDep, game_id: int, body: ResultIn
 ) -> dict[str, Any]:
     """Enter or change the game's result (it overrides the board's)."""
-    with _refusals(f"game {game_id}"):
+    with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.set_result(
-            game_id=game_id, result=body.result, who=who, reason=body.reason
+            game_id=game_id, result=body.result, who=who, reason=body.reason, forfeit=body.forfeit
         )
     return _changed(change)
 
@@ -89,7 +79,7 @@ async def enter_result(
 @router.post("/games/{game_id}/verify")
 async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> dict[str, Any]:
     """Confirm the game's result; public standings count verified results only."""
-    with _refusals(f"game {game_id}"):
+    with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.verify(game_id=game_id, result=body.result, who=who)
     return _changed(change)
 
@@ -99,7 +89,7 @@ async def correct_moves(
     hub: HubDep, who: ArbiterDep, game_id: int, body: MovesIn
 ) -> dict[str, Any]:
     """Replace the moves from a ply on (the scoresheets disagree with the board)."""
-    with _refusals(f"game {game_id}"):
+    with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.replace_moves(
             game_id=game_id, ply=body.ply, san=body.san, who=who, reason=body.reason
         )
@@ -111,7 +101,7 @@ async def publish(
     request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: PublishIn
 ) -> dict[str, Any]:
     """Show the round to the public (or hide it again)."""
-    with _refusals(f"round {round_id}"):
+    with refusals(f"round {round_id}", ArbiterActionError):
         round_ = await hub.desk.publish(round_id=round_id, published=body.published, who=who)
     rooms: Rooms = request.app.state.rooms
     rooms.drop_public()
@@ -123,7 +113,7 @@ async def set_delay(
     request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: DelayIn
 ) -> dict[str, Any]:
     """The round's transmission delay for public views and public PGN (0-3600 s)."""
-    with _refusals(f"round {round_id}"):
+    with refusals(f"round {round_id}", ArbiterActionError):
         round_ = await hub.desk.set_delay(
             round_id=round_id, seconds=body.seconds, who=who, reason=body.reason
         )
@@ -149,7 +139,7 @@ async def import_pgn(
         games = parse_pgn_games(text)
     except PgnImportError as error:
         raise HTTPException(422, str(error)) from None
-    with _refusals(f"round {round_id}"):
+    with refusals(f"round {round_id}", ArbiterActionError):
         report = await hub.desk.import_pgn(round_id=round_id, games=games, who=who, reason=reason)
     return {"created": report.created, "corrected": report.corrected, "unchanged": report.unchanged}
 

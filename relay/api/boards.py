@@ -1,13 +1,16 @@
-"""The operator's routes: attaching electronic boards to games and taking them off."""
+"""The operator's routes: attaching electronic boards to games and taking them off, and
+the scoresheet's draw offers (its device holds an operator token)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from relay.api.deps import HubDep, OperatorDep
+from relay.api.refusals import refusals
+from relay.domain.game.draw_offers import DrawOfferError
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, NoBoardAssignedError
 from relay.store.tournaments import ConflictError, NotFoundError
 
@@ -52,3 +55,23 @@ async def detach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
     except KeyError:
         raise HTTPException(409, f"game {game_id} has no board attached") from None
     return {"game_id": game_id, **hub.board_health(game_id)}
+
+
+class DrawIn(BaseModel):
+    player: Literal["white", "black"]
+    action: Literal["offer", "accept", "decline", "withdraw"]
+
+
+@router.post("/games/{game_id}/draw")
+async def draw(hub: HubDep, who: OperatorDep, game_id: int, body: DrawIn) -> dict[str, Any]:
+    """A draw offer, acceptance, refusal or withdrawal from the scoresheet beside the board
+    (9.1.2). An accepted offer proposes the draw for the arbiter to confirm."""
+    with refusals(f"game {game_id}", DrawOfferError):
+        change = await hub.desk.draw(
+            game_id=game_id, player=body.player, action=body.action, who=who
+        )
+    return {
+        "game_id": game_id,
+        "draw_offer": change.record.draw_offer,
+        "proposed_result": change.record.proposed_result,
+    }

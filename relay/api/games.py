@@ -15,12 +15,12 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlmodel import Session
 
-from relay.api.deps import HubDep, SessionDep, ViewerDep
+from relay.api.deps import HubDep, OperatorDep, SessionDep, ViewerDep
 from relay.domain.formats.pgn import render_round
 from relay.hub.game_views import GameView, player_view
 from relay.hub.hub import Hub
 from relay.store.access import Identity
-from relay.store.models import Round
+from relay.store.models import Round, Tournament
 from relay.store.tournaments import (
     NotFoundError,
     get_round,
@@ -96,46 +96,28 @@ def tournaments(session: SessionDep) -> list[dict[str, Any]]:
 @router.get("/tournaments/{tournament_id}/players")
 def players(session: SessionDep, tournament_id: int) -> list[dict[str, Any]]:
     """The starting list, by start number."""
-    _tournament(session, tournament_id)
+    tournament_or_404(session, tournament_id)
     return [
-        {"id": p.id, "start_number": p.start_number, **player_view(p)}
-        for p in list_players(session, tournament_id=tournament_id)
+        {"id": p.id, **player_view(p)} for p in list_players(session, tournament_id=tournament_id)
     ]
 
 
-@router.get("/tournaments/{tournament_id}/standings")
-async def standings(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
-) -> list[dict[str, Any]]:
-    """Points per player, most first (then start number). The public counts verified
-    results only (seed 004, ch. 17 item 14); operators, arbiters and admins also see the
-    provisional ones, counted apart. Tie-breaks come with the tournament engine."""
-    _tournament(session, tournament_id)
-    players = list_players(session, tournament_id=tournament_id)
-    table = {p.id: {"points": 0.0, "played": 0, "provisional": 0.0} for p in players}
-    now = time.time()
-    for round_ in list_rounds(session, tournament_id=tournament_id):
-        if identity is None and not round_.published:
-            continue
-        assert round_.id is not None
-        cut = public_cut(round_, identity, now)
-        for view in await hub.views.round(round_.id):
-            record = view.record(view.version_at(cut))
-            scores = SCORES.get(record.result)
-            if scores is None or (identity is None and not record.verified):
-                continue
-            column = "points" if record.verified else "provisional"
-            game = view.pairing.game
-            for player_id, score in zip((game.white_id, game.black_id), scores, strict=True):
-                table[player_id][column] += score
-                table[player_id]["played"] += 1
-    rows = [{"start_number": p.start_number, **player_view(p), **table[p.id]} for p in players]
-    rows.sort(key=lambda row: (-row["points"] - row["provisional"], row["start_number"]))
-    return rows
+@router.get("/tournaments/{tournament_id}/eboards")
+def eboards(session: SessionDep, who: OperatorDep, tournament_id: int) -> list[dict[str, Any]]:
+    """The tournament's electronic boards (operators and up: ports are not public)."""
+    tournament_or_404(session, tournament_id)
+    return [
+        {"id": b.id, "number": b.number, "driver": b.driver, "url": b.url}
+        for b in list_eboards(session, tournament_id=tournament_id)
+    ]
 
 
-#: Points for White and Black by result.
-SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+@router.get("/me")
+def me(identity: ViewerDep) -> dict[str, Any]:
+    """Who the token belongs to: ``{"user": ..., "role": ...}``; nulls without a token."""
+    if identity is None:
+        return {"user": None, "role": None}
+    return {"user": identity.user, "role": identity.role}
 
 
 @router.get("/tournaments/{tournament_id}/games.pgn", **PGN_ROUTE)
@@ -143,20 +125,30 @@ async def tournament_pgn(
     hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
 ) -> PlainTextResponse:
     """Every round the reader may see, round by round, in board order."""
-    _tournament(session, tournament_id)
-    now = time.time()
-    parts = []
-    for round_ in list_rounds(session, tournament_id=tournament_id):
-        if identity is None and not round_.published:
-            continue
-        assert round_.id is not None
-        parts.append(await hub.views.round_pgn(round_.id, public_cut(round_, identity, now)))
+    tournament_or_404(session, tournament_id)
+    parts = [
+        await hub.views.round_pgn(round_id, cut)
+        for round_id, _, cut in visible_rounds(session, tournament_id, identity)
+    ]
     return PlainTextResponse("".join(parts), media_type=PGN_MEDIA_TYPE)
 
 
-def _tournament(session: Session, tournament_id: int) -> None:
+def visible_rounds(
+    session: Session, tournament_id: int, identity: Identity | None
+) -> list[tuple[int, Round, float | None]]:
+    """The tournament's rounds the reader may see (id, round, the time they see it as of):
+    the public sees published rounds, each its transmission delay ago."""
+    now = time.time()
+    return [
+        (round_.id, round_, public_cut(round_, identity, now))
+        for round_ in list_rounds(session, tournament_id=tournament_id)
+        if round_.id is not None and (identity is not None or round_.published)
+    ]
+
+
+def tournament_or_404(session: Session, tournament_id: int) -> Tournament:
     try:
-        get_tournament(session, tournament_id=tournament_id)
+        return get_tournament(session, tournament_id=tournament_id)
     except NotFoundError:
         raise HTTPException(404, f"no tournament {tournament_id}") from None
 
@@ -260,6 +252,7 @@ def round_boards(
                 "game_id": game.id,
                 "board": game.board,
                 "eboard": eboard.number if eboard else None,
+                "eboard_id": eboard.id if eboard else None,
                 "url": eboard.url if eboard and identity is not None else None,
                 **hub.board_health(game.id),
             }

@@ -17,10 +17,11 @@ from sqlmodel import Session
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import ImportedGame
 from relay.domain.game.arbiter import ArbiterActionError, replace_moves, set_result, verify_result
+from relay.domain.game.draw_offers import draw_action
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data, event_from_data
 from relay.domain.game.record import GameRecord
 from relay.hub.game_views import GameViews
-from relay.hub.recorder import GameRecorder
+from relay.hub.recorder import GameRecorder, audited
 from relay.store.access import Identity, audit
 from relay.store.event_log import StoredEvent, append_events, read_events
 from relay.store.models import Game, Round
@@ -59,17 +60,19 @@ class ArbiterDesk:
         self._on_game_changed = on_game_changed
 
     async def set_result(
-        self, *, game_id: int, result: str, who: Identity, reason: str
+        self, *, game_id: int, result: str, who: Identity, reason: str, forfeit: bool = False
     ) -> GameChange:
         return await self._change(
             game_id,
             lambda record, at: [
-                set_result(record, result=result, by=who.user, reason=reason, at=at)
+                set_result(
+                    record, result=result, by=who.user, reason=reason, at=at, forfeit=forfeit
+                )
             ],
             who,
             "set-result",
             reason,
-            {"result": result},
+            {"result": result, "forfeit": forfeit} if forfeit else {"result": result},
         )
 
     async def verify(self, *, game_id: int, result: str, who: Identity) -> GameChange:
@@ -94,6 +97,17 @@ class ArbiterDesk:
             "replace-moves",
             reason,
             {"ply": ply, "san": san},
+        )
+
+    async def draw(self, *, game_id: int, player: str, action: str, who: Identity) -> GameChange:
+        """A draw offer, acceptance, refusal or withdrawal from the scoresheet."""
+        return await self._change(
+            game_id,
+            lambda record, at: [draw_action(record, player=player, action=action, at=at)],
+            who,
+            f"draw-{action}",
+            "",
+            {"player": player},
         )
 
     async def publish(self, *, round_id: int, published: bool, who: Identity) -> Round:
@@ -198,18 +212,7 @@ class ArbiterDesk:
             for event in events:
                 record.apply(event)
             after.append(record)
-
-            def also(session: Session) -> None:
-                audit(
-                    session,
-                    who=who,
-                    action=action,
-                    target=f"game {game_id}",
-                    reason=reason,
-                    detail=detail,
-                    commit=False,
-                )
-
+            also = audited(who=who, action=action, game_id=game_id, reason=reason, detail=detail)
             return events, also
 
         stored = await self._recorder.decide(round_id=round_id, game_id=game_id, work=work)

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 
-from drivers.events import BoardEvent, Disconnected, FieldChange, PositionSnapshot
+from drivers.events import (
+    BoardEvent,
+    BoardStatus,
+    ClockCommand,
+    ClockCommandFailed,
+    ClockCommandResult,
+    ClockReading,
+    Disconnected,
+    FieldChange,
+    PositionSnapshot,
+)
 from relay.domain.game.events import GameEnded, GameEvent, is_logged
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_feed import BoardFeed
@@ -18,6 +30,16 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = (0.05, 0.2, 1.0, 5.0)
 #: How long stopping a session waits for its unsaved events to reach the database.
 DRAIN_SECONDS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClockAnswer:
+    """What became of a clock command: obeyed, refused, or never acknowledged."""
+
+    ok: bool
+    detail: str
+    #: The clock answered (False: no acknowledgement, or the board was gone).
+    acknowledged: bool = True
 
 
 class BoardSession:
@@ -38,9 +60,21 @@ class BoardSession:
         game_id: int,
         tracker: PositionTracker,
         recorder: GameRecorder,
+        send: Callable[[ClockCommand], None] | None = None,
     ) -> None:
         self.round_id = round_id
         self.game_id = game_id
+        self._send = send
+        #: Clock commands sent and not yet answered, oldest first: an answer names its
+        #: command, and the clock answers in order.
+        self._commands: list[tuple[ClockCommand, asyncio.Future[ClockAnswer]]] = []
+        #: The board's health and identity as the driver last reported them.
+        self.status: BoardStatus | None = None
+        #: When the board was last heard from (monotonic seconds).
+        self.last_heard: float | None = None
+        #: The clock as last read, and whether one is plugged in (None: not known yet).
+        self.clock_reading: ClockReading | None = None
+        self.clock_connected: bool | None = None
         self.tracker = tracker
         self._recorder = recorder
         self._loop = asyncio.get_running_loop()
@@ -70,10 +104,24 @@ class BoardSession:
                     break
         finally:
             self._feed.close()
+            for _, answer in self._commands:
+                if not answer.done():
+                    answer.set_result(ClockAnswer(False, "the board is gone", acknowledged=False))
+            self._commands.clear()
             try:
                 await self._drain()
             finally:
                 self.ended.set()
+
+    def clock_command(self, command: ClockCommand) -> asyncio.Future[ClockAnswer]:
+        """Send a command to the board's clock; the future has the clock's answer."""
+        answer: asyncio.Future[ClockAnswer] = self._loop.create_future()
+        if self._send is None:
+            answer.set_result(ClockAnswer(False, "this board takes no clock commands"))
+            return answer
+        self._commands.append((command, answer))
+        self._send(command)
+        return answer
 
     def restart(self, tracker: PositionTracker) -> None:
         """Follow the board with a new tracker (the arbiter corrected the game)."""
@@ -81,6 +129,8 @@ class BoardSession:
         self._feed.tracker = tracker
 
     def _handle(self, event: BoardEvent) -> None:
+        if not isinstance(event, Disconnected):
+            self.last_heard = time.monotonic()
         if isinstance(event, PositionSnapshot | FieldChange):
             self.connected = True
             self.link_down.clear()
@@ -88,8 +138,33 @@ class BoardSession:
             self.connected = False
             self.link_down.set()
             log.warning("game %s: board disconnected: %s", self.game_id, event.reason)
+        elif isinstance(event, ClockReading):
+            self.clock_reading = event
+            self.clock_connected = True
+        elif isinstance(event, BoardStatus):
+            self.status = event
+            if event.clock_connected is not None:
+                self.clock_connected = event.clock_connected
+        elif isinstance(event, ClockCommandResult | ClockCommandFailed):
+            self._answer(event)
         self._feed.handle(event)
         # Board status is shown by a later issue (the arbiter's console).
+
+    def _answer(self, event: ClockCommandResult | ClockCommandFailed) -> None:
+        index = next(
+            (i for i, (command, _) in enumerate(self._commands) if command == event.command), None
+        )
+        if index is None:
+            return
+        _, answer = self._commands.pop(index)
+        if answer.done():
+            return
+        if isinstance(event, ClockCommandFailed):
+            answer.set_result(ClockAnswer(False, event.reason, acknowledged=False))
+        elif event.ok:
+            answer.set_result(ClockAnswer(True, "acknowledged"))
+        else:
+            answer.set_result(ClockAnswer(False, "the clock refused it (not in mode 23?)"))
 
     def _queue(self, events: Sequence[GameEvent]) -> None:
         logged = [event for event in events if is_logged(event)]

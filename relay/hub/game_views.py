@@ -26,6 +26,9 @@ from sqlmodel import Session
 
 from relay.bus.memory import MemoryBus, Subscription
 from relay.bus.messages import Published, round_topic
+from relay.domain.clock.game_clock import GameClock, MoveTime, colour_name, colour_of
+from relay.domain.clock.time_control import TimeControl, TimeControlError, format_pgn
+from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.formats.pgn import (
     GameHeaders,
     PgnMove,
@@ -59,9 +62,12 @@ class GameView:
     _live: GameRecord | None = None
     _pgn: dict[int, str] = field(default_factory=dict)
     _summaries: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The tournament's time control, read once (unknown when it cannot be read).
+    control: TimeControl = field(default_factory=lambda: TimeControl(known=False))
 
     def __post_init__(self) -> None:
         self.times = [event.recorded_at for event in self.events]
+        self.control = control_of(self.pairing)
 
     @property
     def game_id(self) -> int:
@@ -97,21 +103,24 @@ class GameView:
 
     def _fold(self, version: int) -> GameRecord:
         return GameRecord.from_events(
-            event_from_data(item.kind, item.data) for item in self.events[:version]
+            (event_from_data(item.kind, item.data) for item in self.events[:version]),
+            self.control,
         )
 
     def pgn(self, version: int) -> str:
         text = self._pgn.get(version)
         if text is None:
             record = self.record(version)
-            text = render_game(headers(self.pairing, record, self.events), pgn_moves(record))
+            text = render_game(
+                headers(self.pairing, record, self.events, self.control), pgn_moves(record)
+            )
             _keep(self._pgn, version, text)
         return text
 
     def archive_pgn(self, version: int) -> str:
         record = self.record(version)
         sans = [move.san for move in record.moves]
-        return render_archive(headers(self.pairing, record, self.events), sans)
+        return render_archive(headers(self.pairing, record, self.events, self.control), sans)
 
     def summary(self, version: int) -> dict[str, Any]:
         summary = self._summaries.get(version)
@@ -123,9 +132,18 @@ class GameView:
     def detail(self, version: int) -> dict[str, Any]:
         record = self.record(version)
         detail = dict(self.summary(version))
+        timings = record.clock.timings
         detail["moves"] = [
-            {"ply": move.ply, "uci": move.uci, "san": move.san, "at": move.at, "clock": move.clock}
-            for move in record.moves
+            {
+                "ply": move.ply,
+                "uci": move.uci,
+                "san": move.san,
+                "at": move.at,
+                "clock": timing.clock if timing else move.clock,
+                "spent": timing.spent if timing else None,
+                "drift": timing.drift if timing else None,
+            }
+            for move, timing in zip(record.moves, _padded(timings, len(record.moves)), strict=True)
         ]
         detail["claims"] = [
             {"rule": claim.rule, "now": claim.now, "moves": list(claim.moves)}
@@ -144,6 +162,7 @@ def _keep(cache: dict[int, T], version: int, value: T) -> None:
 
 def player_view(player: Player) -> dict[str, Any]:
     return {
+        "start_number": player.start_number,
         "name": player.name,
         "title": player.title,
         "rating": player.rating,
@@ -171,8 +190,43 @@ def game_summary(pairing: Pairing, record: GameRecord, version: int) -> dict[str
         "termination": record.termination,
         "verified": record.verified,
         "proposed_result": record.proposed_result,
+        "draw_offer": record.draw_offer,
+        "clock": clock_summary(record.clock),
         "v": version,
     }
+
+
+def clock_summary(clock: GameClock) -> dict[str, Any]:
+    """Both clocks in centiseconds as of ``since`` (Unix seconds); the ``running`` side
+    counts down from then, after ``delay`` seconds of simple delay. ``flag`` names a fallen
+    flag and when it fell; ``drift`` is, per player, the e-clock's reading minus the hub's
+    own count at their last move where both were known (seconds)."""
+    state = clock.state()
+    return {
+        "white": _centiseconds(state.white),
+        "black": _centiseconds(state.black),
+        "running": None if state.running is None else colour_name(state.running),
+        "since": state.since,
+        "delay": state.delay,
+        "paused": state.paused,
+        "flag_at": state.flag_at,
+        "flag": None
+        if state.flag is None
+        else {"player": colour_name(state.flag[0]), "at": state.flag[1]},
+        "drift": {
+            "white": clock.drift(colour_of("white")),
+            "black": clock.drift(colour_of("black")),
+        },
+    }
+
+
+def _centiseconds(seconds: float | None) -> int | None:
+    return None if seconds is None else round(seconds * 100)
+
+
+def _padded(timings: list[MoveTime], count: int) -> list[MoveTime | None]:
+    padded: list[MoveTime | None] = list(timings[:count])
+    return padded + [None] * (count - len(padded))
 
 
 def _tags(player: Player) -> PlayerTags:
@@ -185,7 +239,21 @@ def _tags(player: Player) -> PlayerTags:
     )
 
 
-def headers(pairing: Pairing, record: GameRecord, events: list[StoredEvent]) -> GameHeaders:
+def control_of(pairing: Pairing) -> TimeControl:
+    """The tournament's time control; unknown when it has none or it cannot be read."""
+    text = pairing.tournament.time_control
+    if not text:
+        return TimeControl(known=False)
+    try:
+        return parse_time_control(text)
+    except TimeControlError:
+        log.warning("tournament %s: unreadable time control %r", pairing.tournament.id, text)
+        return TimeControl(known=False)
+
+
+def headers(
+    pairing: Pairing, record: GameRecord, events: list[StoredEvent], control: TimeControl
+) -> GameHeaders:
     tournament = pairing.tournament
     date = tournament.start_date.strftime("%Y.%m.%d") if tournament.start_date else "????.??.??"
     return GameHeaders(
@@ -199,13 +267,23 @@ def headers(pairing: Pairing, record: GameRecord, events: list[StoredEvent]) -> 
         result=record.result,
         game_id=str(pairing.game.id),
         termination=record.termination,
-        time_control=tournament.time_control,
+        # The PGN standard's syntax, whatever form the event file used.
+        time_control=format_pgn(control) if control.known else tournament.time_control,
         started=pairing.round.starts_at,
     )
 
 
 def pgn_moves(record: GameRecord) -> list[PgnMove]:
-    return [PgnMove(move.san, move.clock) for move in record.moves]
+    """The moves with ``%clk`` and ``%emt`` from the game's clock."""
+    timings = _padded(record.clock.timings, len(record.moves))
+    return [
+        PgnMove(
+            move.san,
+            timing.clock if timing is not None else move.clock,
+            spent=timing.spent if timing is not None else None,
+        )
+        for move, timing in zip(record.moves, timings, strict=True)
+    ]
 
 
 class GameViews:

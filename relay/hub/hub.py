@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -16,16 +17,20 @@ from drivers.dgt.transport import DgtSerialConnection, PortError
 from drivers.link import BoardLink
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
+from relay.domain.clock.time_control import TimeControl
 from relay.domain.game.events import event_from_data
+from relay.domain.game.laws import rules_for
 from relay.domain.game.record import GameRecord
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.board_session import BoardSession
-from relay.hub.game_views import GameViews
+from relay.hub.clock_desk import ClockDesk
+from relay.hub.game_views import GameViews, control_of
+from relay.hub.pairing_desk import PairingDesk
 from relay.hub.recorder import GameRecorder
 from relay.store.event_log import read_events
 from relay.store.models import EBoard
-from relay.store.tournaments import get_eboard, get_game, list_games
+from relay.store.tournaments import game_pairing, get_eboard, get_game, list_games
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +58,8 @@ class Hub:
         self.views = GameViews(engine, bus)
         self.desk = ArbiterDesk(self.recorder, self.views, self.game_changed)
         self.sessions: dict[int, BoardSession] = {}
+        self.clocks = ClockDesk(self.recorder, self.views, self.sessions)
+        self.pairings = PairingDesk(self.recorder, self.views)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         self._attaching: set[int] = set()
@@ -113,14 +120,44 @@ class Hub:
         """An arbiter changed the game: the board following it continues from the change."""
         session = self.sessions.get(game_id)
         if session is not None:
-            session.restart(PositionTracker(record.board, settling=self.settings.settling()))
+            rules = session.tracker.rules
+            session.restart(
+                PositionTracker(record.board, settling=self.settings.settling(), rules=rules)
+            )
             session.finished = record.result != "*"
 
     def board_health(self, game_id: int) -> dict[str, object]:
+        """What the arbiter's console shows of a game's board: attached and connected, the
+        driver's health (active, delayed, not responding, disconnected), battery, a board
+        set up the wrong way round, seconds since it was last heard, its clock's times."""
         session = self.sessions.get(game_id)
         if session is None:
             return {"attached": False, "connected": False, "unsaved": 0}
-        return {"attached": True, "connected": session.connected, "unsaved": session.unsaved}
+        health: dict[str, object] = {
+            "attached": True,
+            "connected": session.connected,
+            "unsaved": session.unsaved,
+            "clock_connected": session.clock_connected,
+        }
+        heard = session.last_heard
+        health["last_seen_seconds"] = None if heard is None else round(time.monotonic() - heard, 1)
+        status = session.status
+        if status is not None:
+            health.update(
+                health=status.health.value,
+                serial=status.serial,
+                battery_percent=status.battery_percent,
+                rotated=status.rotated,
+            )
+        reading = session.clock_reading
+        if reading is not None:
+            health["clock"] = {
+                "left": reading.left.seconds,
+                "right": reading.right.seconds,
+                "running": reading.running,
+                "battery_low": reading.battery_low,
+            }
+        return health
 
     async def attach_link(self, *, game_id: int, link: BoardLink) -> BoardSession:
         """Follow an already open board link (a bus board, a scripted board) as a game."""
@@ -138,19 +175,26 @@ class Hub:
         self._attaching.add(game_id)
         try:
 
-            def load(session: Session) -> tuple[int, GameRecord]:
-                game = get_game(session, game_id=game_id)
+            def load(session: Session) -> tuple[int, GameRecord, TimeControl]:
+                pairing = game_pairing(session, game_id=game_id)
+                control = control_of(pairing)
                 stored = read_events(session, game_id=game_id)
                 events = [event_from_data(item.kind, item.data) for item in stored]
-                return game.round_id, GameRecord.from_events(events)
+                return pairing.game.round_id, GameRecord.from_events(events, control), control
 
-            round_id, record = await self.recorder.run(load)
+            round_id, record, control = await self.recorder.run(load)
             link = await connect(bool(record.moves))
         finally:
             self._attaching.discard(game_id)
-        tracker = PositionTracker(record.board, settling=self.settings.settling())
+        tracker = PositionTracker(
+            record.board, settling=self.settings.settling(), rules=rules_for(control)
+        )
         session = BoardSession(
-            round_id=round_id, game_id=game_id, tracker=tracker, recorder=self.recorder
+            round_id=round_id,
+            game_id=game_id,
+            tracker=tracker,
+            recorder=self.recorder,
+            send=link.send,
         )
         self.sessions[game_id] = session
         self._links[game_id] = link
@@ -181,6 +225,7 @@ class Hub:
 
     async def close(self) -> None:
         """Stop following the boards (moves already decided are still recorded), then let go."""
+        self.clocks.close()
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

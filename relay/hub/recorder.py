@@ -10,7 +10,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -18,6 +18,7 @@ from sqlmodel import Session
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published
 from relay.domain.game.events import GameEvent, event_data
+from relay.store.access import Identity, audit
 from relay.store.event_log import StoredEvent, append_events
 
 T = TypeVar("T")
@@ -91,3 +92,23 @@ class GameRecorder:
 
 def _nothing_else(session: Session) -> None:
     pass
+
+
+def audited(
+    *, who: Identity, action: str, game_id: int, reason: str, detail: dict[str, Any]
+) -> Callable[[Session], None]:
+    """The audit entry of an action on a game, written in the same transaction as the
+    action's events (``work``'s second half in :meth:`GameRecorder.decide`)."""
+
+    def write(session: Session) -> None:
+        audit(
+            session,
+            who=who,
+            action=action,
+            target=f"game {game_id}",
+            reason=reason,
+            detail=detail,
+            commit=False,
+        )
+
+    return write

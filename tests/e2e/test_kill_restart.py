@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import re
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,6 +31,7 @@ from relay.domain.game.record import GameRecord
 from relay.store.engine import open_store
 from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games
+from tests.relay_serve import relay_serve
 
 BOARDS = 50
 #: Moves shown (so stored) before the kill.
@@ -60,32 +57,8 @@ def event_file(ports: list[str]) -> str:
 
 @contextlib.contextmanager
 def hub(tmp_path: Path, event: Path, db: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    env = {
-        **os.environ,
-        "RELAY_SETTLE_SECONDS": "0.06",
-        "RELAY_BOARD_SWEEP_SECONDS": "0",
-        "RELAY_RATE_LIMIT": "0",
-    }
-    command = [sys.executable, "-m", "relay.cli", "serve", str(event), "--port", "0"]
-    command += ["--db", db]
-    # The hub's log goes to a file: a pipe nobody reads would stall it once full.
-    with (
-        (tmp_path / "hub.log").open("a") as log,
-        subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=log, text=True, cwd=tmp_path, env=env
-        ) as process,
-    ):
-        assert process.stdout is not None
-        while (line := process.stdout.readline()) and "hub on" not in line:
-            pass
-        found = re.search(r"hub on http://(\S+) ", line)
-        assert found, line + (tmp_path / "hub.log").read_text()
-        try:
-            yield process, f"ws://{found.group(1)}api/rounds/1/stream"
-        finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                process.wait(timeout=30)
+    with relay_serve(tmp_path, event, db) as (process, address):
+        yield process, f"ws://{address}api/rounds/1/stream"
 
 
 def stored_moves(db: str) -> dict[int, list[str]]:

@@ -17,6 +17,8 @@ def test_defaults_then_environment_then_overrides(tmp_path):
     inverted = Settings.from_env({"RELAY_DGT_CLOCK_BIT": "clock-connected"})
     assert inverted.dgt_clock_bit == "clock-connected"
     assert (settings.web_dir / "index.html").is_file()
+    assert settings.fanout_threads is None  # one helper per further core
+    assert Settings.from_env({"RELAY_FANOUT_THREADS": "0"}).fanout_threads == 0
 
 
 @pytest.mark.parametrize(
@@ -28,6 +30,8 @@ def test_defaults_then_environment_then_overrides(tmp_path):
         {"RELAY_BOARD_SWEEP_SECONDS": "-0.1"},
         {"RELAY_DGT_TURN_BITS": "2014"},
         {"RELAY_DGT_CLOCK_BIT": "maybe"},
+        {"RELAY_FANOUT_THREADS": "-1"},
+        {"RELAY_FANOUT_THREADS": "two"},
     ],
 )
 def test_bad_values_are_refused(env):

@@ -5,8 +5,11 @@
     site = "Prague CZE"
     start_date = 2026-11-21
     end_date = 2026-11-29
-    time_control = "40/5400+30:1800+30"   # PGN standard syntax
+    time_control = "40/5400+30:1800+30"   # PGN syntax, or "90 min/40 moves + 30 min + 30 s/move"
     rounds = 9
+    pairing_system = "swiss"   # or "round-robin", "double-round-robin", "knockout",
+                               # "scheveningen" (two teams); none: pairings given below
+    tie_breaks = ["BH-C1", "BH", "SB", "WIN", "BPG"]   # FIDE C.07 names, in order
 
     [[player]]
     number = 1                 # start number
@@ -44,6 +47,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, TypeVar
 
+from relay.domain.clock.time_control import TimeControlError
+from relay.domain.clock.written_time_control import parse_time_control
+from relay.domain.tournament.tie_break_names import parse_order
+
 DRIVERS = frozenset({"dgt"})
 MAX_DELAY_SECONDS = 3600
 TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "LM"})
@@ -63,6 +70,12 @@ class TournamentSetup:
     end_date: date | None = None
     time_control: str | None = None
     rounds: int | None = None
+    pairing_system: str | None = None
+    tie_breaks: tuple[str, ...] | None = None
+
+
+#: How the hub can pair a tournament's next round.
+PAIRING_SYSTEMS = ("swiss", "round-robin", "double-round-robin", "knockout", "scheveningen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +144,12 @@ def parse_event_file(text: str) -> EventSetup:
 
 def _tournament(table: Mapping[str, Any]) -> TournamentSetup:
     where = "[tournament]"
-    _only(table, where, {"name", "site", "start_date", "end_date", "time_control", "rounds"})
+    _only(
+        table,
+        where,
+        {"name", "site", "start_date", "end_date", "time_control", "rounds"}
+        | {"pairing_system", "tie_breaks"},
+    )
     start = _optional(table, "start_date", date, where)
     end = _optional(table, "end_date", date, where)
     if start and end and end < start:
@@ -139,13 +157,33 @@ def _tournament(table: Mapping[str, Any]) -> TournamentSetup:
     rounds = _optional(table, "rounds", int, where)
     if rounds is not None and rounds < 1:
         raise EventFileError(f"{where}: rounds must be at least 1")
+    time_control = _optional(table, "time_control", str, where)
+    if time_control is not None:
+        try:
+            parse_time_control(time_control)
+        except TimeControlError as error:
+            raise EventFileError(f"{where}: time_control: {error}") from None
+    system = _optional(table, "pairing_system", str, where)
+    if system is not None and system not in PAIRING_SYSTEMS:
+        raise EventFileError(f"{where}: pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
+    names = _optional(table, "tie_breaks", list, where)
+    tie_breaks = None
+    if names is not None:
+        if not all(isinstance(name, str) for name in names):
+            raise EventFileError(f"{where}: tie_breaks is a list of names")
+        try:
+            tie_breaks = parse_order(", ".join(names))
+        except ValueError as error:
+            raise EventFileError(f"{where}: tie_breaks: {error}") from None
     return TournamentSetup(
         name=_text(table, "name", where),
         site=_optional(table, "site", str, where) or "?",
         start_date=start,
         end_date=end,
-        time_control=_optional(table, "time_control", str, where),
+        time_control=time_control,
         rounds=rounds,
+        pairing_system=system,
+        tie_breaks=tie_breaks,
     )
 
 
@@ -315,6 +353,8 @@ def render_event_file(setup: EventSetup) -> str:
         end_date=tournament.end_date,
         time_control=tournament.time_control,
         rounds=tournament.rounds,
+        pairing_system=tournament.pairing_system,
+        tie_breaks=list(tournament.tie_breaks) if tournament.tie_breaks is not None else None,
     )
     for player in setup.players:
         lines += ["", "[[player]]"]
@@ -354,4 +394,6 @@ def _toml(value: object) -> str:
         return f'"{escaped}"'
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
     return str(value)

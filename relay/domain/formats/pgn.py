@@ -60,6 +60,8 @@ class PgnMove:
     clock: float | None = None
     #: An arbiter's note shown after the move (an illegal move let stand, a correction).
     note: str | None = None
+    #: The time the move took, in seconds (``%emt``).
+    spent: float | None = None
 
 
 def render_game(headers: GameHeaders, moves: Sequence[PgnMove]) -> str:
@@ -150,13 +152,15 @@ def _movetext(moves: Sequence[PgnMove], *, comments: bool) -> list[str]:
 
 
 def _has_comment(move: PgnMove) -> bool:
-    return move.clock is not None or move.note is not None
+    return move.clock is not None or move.note is not None or move.spent is not None
 
 
 def _comment(move: PgnMove) -> list[str]:
     parts = ["{", *_clean_comment(move.note or "").split()]
     if move.clock is not None:
         parts[-1] += f" [%clk {format_clock(move.clock)}]"
+    if move.spent is not None:
+        parts[-1] += f" [%emt {format_clock(move.spent)}]"
     parts[-1] += " }"
     return parts
 

@@ -8,7 +8,8 @@ nothing of the file is used. Variations and comments are ignored; the main line 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import chess.pgn
 
@@ -27,6 +28,8 @@ class ImportedGame:
     #: From the ``Board`` tag, or the board part of ``Round "r.b"``; None when neither says.
     board: int | None
     uci: tuple[str, ...]
+    #: Every tag pair of the game, as written.
+    tags: Mapping[str, str] = field(default_factory=dict)
 
 
 def parse_pgn_games(text: str) -> list[ImportedGame]:
@@ -60,6 +63,7 @@ def _imported(game: chess.pgn.Game, number: int) -> ImportedGame:
         result=result,
         board=_board_number(headers, where),
         uci=tuple(uci),
+        tags=dict(headers),
     )
 
 

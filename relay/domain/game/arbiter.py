@@ -15,10 +15,18 @@ class ArbiterActionError(ValueError):
     there); the message is for the arbiter."""
 
 
-def set_result(record: GameRecord, *, result: str, by: str, reason: str, at: float) -> ResultSet:
+def set_result(
+    record: GameRecord, *, result: str, by: str, reason: str, at: float, forfeit: bool = False
+) -> ResultSet:
+    """An arbiter's result; ``forfeit``: the game was not played and ``result`` gives the
+    point to the player who was there (a double forfeit has no result here)."""
     if result not in RESULTS:
         raise ArbiterActionError(f"result {result!r} is not one of {sorted(RESULTS)}")
-    return ResultSet(result=result, by=by, reason=reason, at=at)
+    if forfeit and result not in ("1-0", "0-1"):
+        raise ArbiterActionError("a forfeit is won by one side: 1-0 or 0-1")
+    if forfeit and record.moves:
+        raise ArbiterActionError(f"the game has {len(record.moves)} plies: it was played")
+    return ResultSet(result=result, by=by, reason=reason, at=at, forfeit=forfeit)
 
 
 def verify_result(record: GameRecord, *, result: str, by: str, at: float) -> ResultVerified:

@@ -7,8 +7,9 @@ Two families:
 
 * logged events change or annotate the game and are stored in its log: moves, corrections,
   takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
-  for the arbiter, and the arbiter's own actions (a result set or verified, moves replaced),
-  which say who did them and why;
+  for the arbiter, the clocks (started, paused, resumed, a time changed, a flag fallen), and
+  the arbiter's own actions (a result set or verified, moves replaced), which say who did
+  them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
   are published for live views but never stored: nothing in a game's state depends on them.
 """
@@ -162,6 +163,8 @@ class ResultSet:
     by: str
     reason: str
     at: float
+    #: The game was not played: the winner wins by forfeit (TRF ``+``/``-``).
+    forfeit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +187,80 @@ class MovesReplaced:
     uci: tuple[str, ...]
     by: str
     reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksStarted:
+    """The clocks were set to these times (seconds) and the side to move's clock started:
+    the arbiter's central start, acknowledged by the clock, or the hub's own timing for a
+    game without an e-clock."""
+
+    kind: ClassVar[str] = "clocks-started"
+    white: float
+    black: float
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksPaused:
+    """The arbiter stopped both clocks (a dispute, a disturbance)."""
+
+    kind: ClassVar[str] = "clocks-paused"
+    by: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksResumed:
+    """The arbiter restarted the clock of the side to move."""
+
+    kind: ClassVar[str] = "clocks-resumed"
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAdjusted:
+    """A player's time was changed: ``change`` is ``add``, ``subtract`` or ``set``.
+
+    ``cause`` says why in the Laws' terms: ``arbiter`` (a correction, 6.10), ``illegal-move``
+    (two minutes, or one in rapid and blitz, to the opponent: 7.5.5, A.4.2), ``wrong-claim``
+    (the same to the opponent of a player whose claim was wrong: 9.5.3), ``increment``
+    (the increment earned by an illegal move's press taken back). ``reason`` is the
+    arbiter's own words; ``by`` who confirmed it.
+    """
+
+    kind: ClassVar[str] = "time"
+    player: str  # "white" or "black"
+    change: str
+    seconds: float
+    cause: str
+    reason: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class FlagFell:
+    """A player's time ran out (6.9), as the e-clock showed it at ``at``."""
+
+    kind: ClassVar[str] = "flag"
+    player: str  # "white" or "black"
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered:
+    """A draw offer on the electronic scoresheet (9.1.2): ``action`` is ``offer``,
+    ``accept``, ``decline`` or ``withdraw``, by ``player``. An accepted offer proposes the
+    draw; the arbiter confirms it like any result."""
+
+    kind: ClassVar[str] = "draw"
+    player: str  # "white" or "black"
+    action: str
     at: float
 
 
@@ -219,6 +296,12 @@ LoggedEvent = (
     | ResultSet
     | ResultVerified
     | MovesReplaced
+    | ClocksStarted
+    | ClocksPaused
+    | ClocksResumed
+    | TimeAdjusted
+    | FlagFell
+    | DrawOffered
 )
 Notice = Waiting | BoardRotated
 GameEvent = LoggedEvent | Notice
@@ -238,6 +321,12 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
         ResultSet,
         ResultVerified,
         MovesReplaced,
+        ClocksStarted,
+        ClocksPaused,
+        ClocksResumed,
+        TimeAdjusted,
+        FlagFell,
+        DrawOffered,
     )
 }
 _NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}

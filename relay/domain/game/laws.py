@@ -18,6 +18,7 @@ from enum import Enum
 
 import chess
 
+from relay.domain.clock.time_control import GameClass, TimeControl
 from relay.domain.game.events import Claim, GameEnded
 from relay.domain.game.matching import find_move
 from relay.domain.game.placement import Placement
@@ -25,14 +26,6 @@ from relay.domain.game.placement import Placement
 #: A position for the repetition rules (9.2.3): pieces, side to move, castling rights and
 #: an en passant capture that is actually possible.
 PositionKey = tuple[int, int, int, int, int, int, int, int, bool, int, int]
-
-
-class TimeClass(Enum):
-    """The class of a game by its time control (FIDE Laws A.1, B.1)."""
-
-    STANDARD = "standard"
-    RAPID = "rapid"
-    BLITZ = "blitz"
 
 
 class BothFlagsRule(Enum):
@@ -47,10 +40,19 @@ class BothFlagsRule(Enum):
 class Rules:
     """What an event announced that changes how its games are judged."""
 
-    time_class: TimeClass = TimeClass.STANDARD
+    time_class: GameClass = GameClass.STANDARD
     both_flags: BothFlagsRule = BothFlagsRule.ARBITER
     #: The "clock move" rule (seed 003): a move exists only once the clock is pressed.
     moves_need_press: bool = False
+
+
+def rules_for(control: TimeControl) -> Rules:
+    """The rules a time control brings: the FIDE class for penalties (A.1, B.1; standard
+    when unknown) and, for lightning chess (G/1, seed 003), both flags down a draw and the
+    "clock move" rule."""
+    if control.is_lightning:
+        return Rules(GameClass.BLITZ, BothFlagsRule.DRAW, moves_need_press=True)
+    return Rules(time_class=control.classify() or GameClass.STANDARD)
 
 
 def position_key(board: chess.Board) -> PositionKey:
@@ -176,7 +178,7 @@ def illegal_move_penalty(rules: Rules, count: int) -> tuple[str, int]:
     """The penalty proposed for a player's ``count``-th completed illegal move (7.5.5, A.3)."""
     if count >= 2:
         return "loss", 0
-    return "add-time", 120 if rules.time_class == TimeClass.STANDARD else 60
+    return "add-time", 120 if rules.time_class == GameClass.STANDARD else 60
 
 
 def locked_position(board: chess.Board) -> bool:

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 
 import chess
 
+from relay.domain.clock.game_clock import GameClock
+from relay.domain.clock.time_control import TimeControl
 from relay.domain.game.events import (
     ArbiterAlert,
-    BoardRotated,
     Claim,
     ClaimsChanged,
+    DrawOffered,
     GameEnded,
     GameEvent,
     IllegalMoveCompleted,
@@ -23,7 +25,6 @@ from relay.domain.game.events import (
     ResultSet,
     ResultVerified,
     TakenBack,
-    Waiting,
 )
 
 
@@ -48,15 +49,27 @@ class GameRecord:
     result_by: str | None = None
     #: The arbiter confirmed the current result (seed 004, ch. 17 item 14).
     verified: bool = False
+    #: The player whose draw offer stands, if one does.
+    draw_offer: str | None = None
+    #: Both players' time, move by move and now (an unknown time control by default).
+    clock: GameClock = field(default_factory=lambda: GameClock(TimeControl(known=False)))
+
+    @property
+    def forfeit(self) -> bool:
+        """The result was given by forfeit: the game was not played."""
+        return self.termination == "forfeit"
 
     @classmethod
-    def from_events(cls, events: Iterable[GameEvent]) -> GameRecord:
-        record = cls()
+    def from_events(
+        cls, events: Iterable[GameEvent], control: TimeControl | None = None
+    ) -> GameRecord:
+        record = cls() if control is None else cls(clock=GameClock(control))
         for event in events:
             record.apply(event)
         return record
 
     def apply(self, event: GameEvent) -> None:
+        self.clock.apply(event)
         if isinstance(event, MoveMade):
             self._play(event, event.ply - 1)
         elif isinstance(event, MoveCorrected):
@@ -79,7 +92,9 @@ class GameRecord:
             self.alerts.append(event)
         elif isinstance(event, ResultSet):
             self.result = event.result
-            self.termination = None if event.result == "*" else "arbiter"
+            self.termination = (
+                None if event.result == "*" else "forfeit" if event.forfeit else "arbiter"
+            )
             self.result_by = event.by
             self.verified = False
         elif isinstance(event, ResultVerified):
@@ -88,8 +103,18 @@ class GameRecord:
             self.verified = True
         elif isinstance(event, MovesReplaced):
             self._replace(event)
-        elif isinstance(event, Waiting | BoardRotated):
-            pass  # notices: nothing in the game depends on them
+        elif isinstance(event, DrawOffered):
+            self._draw(event)
+        # Clock events live in self.clock; notices: nothing in the game depends on them.
+
+    def _draw(self, event: DrawOffered) -> None:
+        if event.action == "offer":
+            self.draw_offer = event.player
+        elif event.action == "accept":
+            self.draw_offer = None
+            self.proposed_result = "1/2-1/2"
+        else:  # declined, or withdrawn
+            self.draw_offer = None
 
     def _play(self, event: MoveMade | MoveCorrected, after: int) -> None:
         if after != len(self.moves):
@@ -101,6 +126,9 @@ class GameRecord:
         self.board.push(move)
         self.moves.append(event)
         self.proposed_result = None
+        mover = "white" if event.ply % 2 == 1 else "black"
+        if self.draw_offer is not None and self.draw_offer != mover:
+            self.draw_offer = None  # the opponent played on: the offer lapsed (9.1.2)
 
     def _take_back(self, ply: int) -> None:
         if not 0 <= ply <= len(self.moves):
@@ -135,6 +163,12 @@ class GameRecord:
         self.claims = ()
         self.proposed_result = None
         self.restarts += 1
+        self.clock.reset()
+
+    @property
+    def to_move(self) -> str:
+        """``"white"`` or ``"black"``."""
+        return "white" if self.board.turn == chess.WHITE else "black"
 
     @property
     def last_move(self) -> MoveMade | MoveCorrected | None:

@@ -41,6 +41,7 @@ def test_games_folded_from_the_log(client):
     assert summary["fen"] == board.fen()
     assert summary["last_san"] == "Nf3"
     assert summary["white"] == {
+        "start_number": 1,
         "name": "White1, Player",
         "title": None,
         "rating": 2001,

@@ -177,12 +177,18 @@ def test_boards_are_assigned_and_attached_by_operators(client):
             "game_id": game_id,
             "board": 1,
             "eboard": 1,
+            "eboard_id": health[0]["eboard_id"],
             "url": None,  # ports are not shown to the public
             "attached": False,
             "connected": False,
             "unsaved": 0,
         }
     ]
+    (listed,) = client.get("/api/tournaments/1/eboards", headers=operator).json()
+    assert (listed["id"], listed["number"], listed["driver"]) == (health[0]["eboard_id"], 1, "dgt")
+    assert client.get("/api/tournaments/1/eboards").status_code == 401
+    assert client.get("/api/me", headers=operator).json() == {"user": "someone", "role": "operator"}
+    assert client.get("/api/me").json() == {"user": None, "role": None}
     attach = client.post(f"/api/games/{game_id}/attach", headers=operator)
     assert attach.status_code == 503
     assert "relay-test-no-such-port" in attach.json()["detail"]
@@ -297,15 +303,26 @@ def test_public_standings_count_verified_results_only(client):
     client.post(f"/api/games/{second}/result", json={"result": "1/2-1/2"}, headers=arbiter)
     client.post(f"/api/games/{second}/verify", json={"result": "1/2-1/2"}, headers=arbiter)
     public = client.get(f"/api/tournaments/{tournament_id}/standings").json()
+    # Equal on points, BH, SB and wins; Black2 had Black (BPG), so Black2 is ahead.
     assert [(r["name"], r["points"], r["played"]) for r in public] == [
-        ("White2, Player", 0.5, 1),
         ("Black2, Player", 0.5, 1),
+        ("White2, Player", 0.5, 1),
         ("White1, Player", 0.0, 0),
         ("Black1, Player", 0.0, 0),
     ]
+    assert list(public[0]["tie_breaks"].items()) == list(
+        {
+            "BH-C1": 0.0,
+            "BH": 0.5,
+            "SB": 0.25,
+            "WIN": 0.0,
+            "BPG": 1.0,
+            "ARO": 2002.0,
+        }.items()
+    )
     live = client.get(f"/api/tournaments/{tournament_id}/standings", headers=arbiter).json()
     assert [(r["name"], r["points"], r["provisional"]) for r in live][:2] == [
         ("White1, Player", 0.0, 1.0),
-        ("White2, Player", 0.5, 0.0),
+        ("Black2, Player", 0.5, 0.0),
     ]
     assert client.get("/api/tournaments/99/standings").status_code == 404

@@ -105,6 +105,10 @@ def test_the_module_documentation_is_a_valid_event_file():
         ),
         ("[tournament\nname = 'X'", "not valid TOML"),
         ("[tournament]\nname = 'X'\nstart_date = 2026-11-22\nend_date = 2026-11-21", "before"),
+        ("[tournament]\nname = 'X'\ntime_control = 'ninety minutes'", "time_control"),
+        ("[tournament]\nname = 'X'\npairing_system = 'dutch'", "pairing_system is one of"),
+        ("[tournament]\nname = 'X'\ntie_breaks = ['BH', 'BH-Z9']", "tie_breaks: .*BH-Z9"),
+        ("[tournament]\nname = 'X'\ntie_breaks = [1]", "tie_breaks is a list of names"),
     ],
 )
 def test_bad_files_are_refused_with_the_place_and_the_reason(text, message):
@@ -132,6 +136,8 @@ def test_the_readme_example_is_a_valid_event_file():
     assert setup.tournament.time_control == "40/5400+30:1800+30"
     assert setup.rounds[0].pairings == ((2, 1),)
     assert setup.boards[0].url == "/dev/ttyACM0"
+    assert setup.tournament.pairing_system == "swiss"
+    assert setup.tournament.tie_breaks == ("BH-C1", "BH", "SB", "WIN", "BPG")
 
 
 def test_a_rendered_event_file_reads_back_the_same():

@@ -7,8 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from relay.domain.clock.time_control import GameClass
+from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.game import laws
-from relay.domain.game.laws import Repetitions, Rules, TimeClass
+from relay.domain.game.laws import BothFlagsRule, Repetitions, Rules
 
 
 @st.composite
@@ -88,11 +90,11 @@ def test_locked_positions_are_flagged(fen, locked):
 @pytest.mark.parametrize(
     ("time_class", "count", "penalty"),
     [
-        (TimeClass.STANDARD, 1, ("add-time", 120)),
-        (TimeClass.RAPID, 1, ("add-time", 60)),
-        (TimeClass.BLITZ, 1, ("add-time", 60)),
-        (TimeClass.STANDARD, 2, ("loss", 0)),
-        (TimeClass.BLITZ, 2, ("loss", 0)),
+        (GameClass.STANDARD, 1, ("add-time", 120)),
+        (GameClass.RAPID, 1, ("add-time", 60)),
+        (GameClass.BLITZ, 1, ("add-time", 60)),
+        (GameClass.STANDARD, 2, ("loss", 0)),
+        (GameClass.BLITZ, 2, ("loss", 0)),
     ],
 )
 def test_illegal_move_penalties(time_class, count, penalty):
@@ -110,3 +112,19 @@ def test_illegal_move_penalties(time_class, count, penalty):
 )
 def test_flag_fall_results(fen, fallen, result):
     assert laws.flag_result(chess.Board(fen), fallen)[0] == result
+
+
+@pytest.mark.parametrize(
+    ("control", "rules"),
+    [
+        ("90+30", Rules(GameClass.STANDARD)),
+        ("15 min + 10 s/move", Rules(GameClass.RAPID)),
+        ("3+2", Rules(GameClass.BLITZ)),
+        ("?", Rules(GameClass.STANDARD)),
+        # Lightning (seed 003): both flags down is a draw; a move needs the clock press.
+        ("G/1", Rules(GameClass.BLITZ, BothFlagsRule.DRAW, moves_need_press=True)),
+        ("60", Rules(GameClass.BLITZ, BothFlagsRule.DRAW, moves_need_press=True)),
+    ],
+)
+def test_a_time_control_brings_its_rules(control, rules):
+    assert laws.rules_for(parse_time_control(control)) == rules
