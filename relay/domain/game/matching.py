@@ -75,3 +75,23 @@ def find_sibling(board: chess.Board, target: Placement) -> chess.Move | None:
     finally:
         board.push(last)
     return move if move != last else None
+
+
+def find_sibling_and_reply(board: chess.Board, target: Placement) -> list[chess.Move]:
+    """Another move in place of the last one, moving the same man on (or castling with the
+    rook that went first), then the opponent's reply, that together give ``target``; empty
+    if none does. The board showed the man at a stop on its way long enough to be decided,
+    and the opponent answered before the board showed where it really went."""
+    if not board.move_stack:
+        return []
+    last = board.pop()
+    try:
+        for first, reply in all_sequences(board, target, 2):
+            board.push(first)
+            vacated = board.piece_at(last.from_square) is None
+            board.pop()
+            if first != last and vacated:
+                return [first, reply]
+        return []
+    finally:
+        board.push(last)

@@ -37,6 +37,7 @@ from relay.domain.game.events import (
     BoardRotated,
     Claim,
     ClaimsChanged,
+    FlagFell,
     GameEnded,
     GameEvent,
     IllegalMoveCompleted,
@@ -50,7 +51,12 @@ from relay.domain.game.events import (
 from relay.domain.game.fen import fen
 from relay.domain.game.gestures import kings_gesture, marker_gesture
 from relay.domain.game.laws import Rules
-from relay.domain.game.matching import all_sequences, find_move, find_sibling
+from relay.domain.game.matching import (
+    all_sequences,
+    find_move,
+    find_sibling,
+    find_sibling_and_reply,
+)
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.settling import Settling
 
@@ -144,6 +150,10 @@ class PositionTracker:
         self._clock_at: float | None = None
         self._clock_silent = False
         self._now = 0.0
+        # A press decided the last move: until when the board may still be reporting the
+        # rest of it (a sweep that came late), and whether its next change came in time.
+        self._sweep_grace: float | None = None
+        self._late_sweep = False
         self._reset(board.root() if board is not None else chess.Board())
         for move in board.move_stack if board is not None else ():
             self._push(move)
@@ -220,6 +230,8 @@ class PositionTracker:
         if placement == self._pending and markers == self._markers:
             return []
         events = self.settle(now, wall_time)
+        if self._sweep_grace is not None:
+            self._late_sweep, self._sweep_grace = now <= self._sweep_grace, None
         self._trail.append(placement)
         if self._press is not None:
             self._since_press.append(placement)
@@ -344,8 +356,7 @@ class PositionTracker:
         if gesture is not None:
             self._stage = _DONE
             return gesture
-        correctable = not self._confirmed or self._assumed_promotion
-        if correctable and not self.rules.moves_need_press:
+        if self._correctable() and not self.rules.moves_need_press:
             sibling = find_sibling(self.board, placement)
             if sibling is not None:
                 return self._correct(sibling, wall_time)
@@ -359,16 +370,41 @@ class PositionTracker:
             return [Waiting(missing=names, at=wall_time)]
         return []
 
+    def _correctable(self) -> bool:
+        """Whether the last move may still be replaced by a sibling: no press confirmed it,
+        its promotion piece was assumed, or the board may still be reporting it."""
+        return not self._confirmed or self._assumed_promotion or self._late_report()
+
+    def _late_report(self) -> bool:
+        """Whether the board may still be reporting the move a press decided: it began to
+        change within a recover window of the decision, and the opponent has not pressed
+        since. A castling whose rook went first is decided as the rook's move when the
+        king's sweep comes late (a slow sweep, a busy host); a player moving again on the
+        opponent's time starts later.
+        """
+        return self._late_sweep and self._presses == 0
+
     def _on_recover(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         if self._waiting:
             return []
         if not self.rules.moves_need_press:
             # Shuffling players repeat positions far more often than arbiters take back
             # moves: a placement two or three legal plies ahead is read as moves first.
+            # A decided move whose man went on, answered before the board showed where:
+            # first if the board was seen showing it, else after moves missed outright.
+            replaced = find_sibling_and_reply(self.board, placement) if self._correctable() else []
+            if replaced and self._sightings(replaced, set(self._trail), replacing=True):
+                return self._replace(replaced, wall_time)
             moves = self._missed_moves(placement)
             if moves:
                 return self._play(moves, wall_time, recovered=True)
+            if replaced:
+                return self._replace(replaced, wall_time)
         return self._takeback(placement, wall_time)
+
+    def _replace(self, moves: list[chess.Move], wall_time: float) -> list[GameEvent]:
+        sibling, reply = moves
+        return self._correct(sibling, wall_time) + self._play([reply], wall_time, recovered=True)
 
     def _missed_moves(self, placement: Placement) -> list[chess.Move]:
         """The shortest sequence of two or three plies reaching ``placement``; among
@@ -415,14 +451,21 @@ class PositionTracker:
         self._handed_over = view is not None and view.to_move == self.board.turn
         self._clock_silent = False
 
-    def _sightings(self, moves: list[chess.Move], seen: set[Placement]) -> int:
+    def _sightings(
+        self, moves: list[chess.Move], seen: set[Placement], *, replacing: bool = False
+    ) -> int:
+        """How many of the positions ``moves`` pass through the board was seen showing;
+        ``replacing``: the first of them replaces the last move decided."""
         board = self.board
+        last = board.pop() if replacing else None
         count = 0
         for move in moves[:-1]:
             board.push(move)
             count += Placement.of_board(board) in seen
         for _ in moves[:-1]:
             board.pop()
+        if last is not None:
+            board.push(last)
         return count
 
     def _on_alert(self, placement: Placement, wall_time: float) -> list[GameEvent]:
@@ -482,6 +525,9 @@ class PositionTracker:
                 events = self._play([move], wall_time, confirmed=True)
                 if placement != shown:
                     self._stage = _FRESH  # what the board shows now is judged afresh
+                    self._late_sweep = True
+                else:
+                    self._sweep_grace = self._now + self._windows()[1]
                 return events
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
@@ -520,7 +566,9 @@ class PositionTracker:
                 return self._end("1/2-1/2", "both flags fallen", wall_time)
             return [self._alert("both-flags", "both flags fell at once", wall_time)]
         result, termination = laws.flag_result(self.board, fallen[0])
-        return self._end(result, f"{termination} ({chess.COLOR_NAMES[fallen[0]]})", wall_time)
+        name = chess.COLOR_NAMES[fallen[0]]
+        flag: list[GameEvent] = [FlagFell(name, wall_time)]
+        return flag + self._end(result, f"{termination} ({name})", wall_time)
 
     # Explanations
 
@@ -656,10 +704,13 @@ class PositionTracker:
         self._press = None
         self._pressed_on = None
         self._trail.clear()
+        self._sweep_grace = None
+        self._late_sweep = False
         return events + self._restored(wall_time) + self._judge(wall_time)
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
         self._assumed_promotion = False
+        self._late_sweep = False
         replaced = self._pop()
         san = self.board.san(move)
         self._push(move)
@@ -742,6 +793,8 @@ class PositionTracker:
         self._press = None
         self._pressed_on = None
         self._assumed_promotion = False
+        self._sweep_grace = None
+        self._late_sweep = False
         self._claims = ()
         self._locked = False
         self._illegal_counts = {chess.WHITE: 0, chess.BLACK: 0}

@@ -6,10 +6,12 @@ import chess
 import pytest
 from hypothesis import given, settings
 
+from relay.domain.clock.time_control import GameClass
 from relay.domain.game.events import (
     ArbiterAlert,
     BoardRotated,
     ClaimsChanged,
+    FlagFell,
     GameEnded,
     IllegalMoveCompleted,
     MoveCorrected,
@@ -20,7 +22,7 @@ from relay.domain.game.events import (
     Waiting,
 )
 from relay.domain.game.fen import fen
-from relay.domain.game.laws import BothFlagsRule, Rules, TimeClass
+from relay.domain.game.laws import BothFlagsRule, Rules
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.tracker import PositionTracker
 from tests.relay.domain.game.scene import SETTLING, Scene
@@ -474,6 +476,106 @@ def test_a_press_takes_the_move_even_when_the_opponent_is_already_reaching_out()
     assert [e.missing for e in scene.of(Waiting)] == [("e8",)]
 
 
+CASTLING = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"
+
+
+def test_a_castling_the_board_reports_after_the_press_window_corrects_the_rook_move():
+    scene = Scene(fen=CASTLING)
+    scene.move("a8", "d8")  # rook first
+    scene.press(chess.BLACK, then=SETTLING.press_window())  # the king's sweep comes late
+    assert scene.sans() == ["Rd8"]
+    scene.move("e8", "c8", then=SETTLE)
+    [correction] = scene.of(MoveCorrected)
+    assert (correction.san, correction.replaced) == ("O-O-O", "a8d8")
+    assert scene.tracker.board.move_stack == [chess.Move.from_uci("e8c8")]
+    assert scene.of(ArbiterAlert) == []
+
+
+def test_a_castling_whose_king_comes_a_busy_hosts_lag_later_is_still_corrected():
+    scene = Scene(fen=CASTLING)
+    scene.move("a8", "d8")
+    scene.press(chess.BLACK, then=SETTLING.press_window())
+    scene.wait(2 * SETTLING.press_window())  # the sweep comes late, but within a recover window
+    scene.move("e8", "c8", then=SETTLE)
+    assert [e.san for e in scene.of(MoveCorrected)] == ["O-O-O"]
+    assert scene.of(ArbiterAlert) == []
+
+
+def test_a_move_changed_well_after_the_press_decided_it_is_not_corrected():
+    scene = Scene(fen=CASTLING)
+    scene.move("a8", "d8")
+    scene.press(chess.BLACK, then=SETTLING.press_window())
+    scene.wait(RECOVER + SETTLE)  # then the player moves again, on White's time
+    scene.move("e8", "c8", then=ALERT)
+    assert scene.of(MoveCorrected) == []
+    assert scene.tracker.board.move_stack == [chess.Move.from_uci("a8d8")]
+    assert [e.alert for e in scene.of(ArbiterAlert)] == ["illegal-position"]
+
+
+def test_a_late_sweep_is_no_correction_once_the_opponent_pressed():
+    scene = Scene(fen=CASTLING)
+    scene.move("a8", "d8")
+    scene.press(chess.BLACK, then=SETTLING.press_window())
+    scene.press(chess.WHITE)
+    scene.move("e8", "c8", then=ALERT)
+    assert scene.of(MoveCorrected) == []
+
+
+# Seen in CI (generated game 0:410): a bishop slid b4-c3-d2 and the board showed it at c3
+# long enough to be decided; White answered the check before the board showed d2.
+SLIDE = "5k1r/N7/4B1Qn/p7/Pb3Pp1/4p2p/2N1P3/2K2BR1 b - - 0 54"
+
+
+def slide_then_reply(scene: Scene) -> None:
+    scene.lift("b4")
+    scene.put("c3", "b")
+    scene.wait(SETTLE)  # decided: Bc3
+    scene.lift("c3")
+    scene.put("d2", "b")  # Bd2+, and White's king steps out at once
+    scene.move("c1", "b2", then=ALERT)
+
+
+def test_a_man_decided_at_a_stop_on_its_way_and_answered_at_once_is_moved_on():
+    scene = Scene(fen=SLIDE)
+    slide_then_reply(scene)
+    assert [m.uci() for m in scene.tracker.board.move_stack] == ["b4d2", "c1b2"]
+    [correction] = scene.of(MoveCorrected)
+    assert (correction.san, correction.replaced) == ("Bd2+", "b4c3")
+    assert [e.recovered for e in scene.of(MoveMade)][-1] is True
+    assert scene.of(ArbiterAlert) == []
+
+
+def test_a_confirmed_move_is_not_moved_on_by_a_later_sibling_and_reply():
+    scene = Scene(fen=SLIDE)
+    scene.lift("b4")
+    scene.put("c3", "b")
+    scene.press(chess.BLACK, then=SETTLE)  # Black pressed with the bishop on c3
+    scene.wait(RECOVER + SETTLE)  # and moves it on well after, on White's time
+    scene.clock()  # the running clock reports every second: White has not pressed
+    scene.lift("c3")
+    scene.put("d2", "b")
+    scene.move("c1", "b2")
+    for _ in range(int(ALERT) + 1):
+        scene.wait(1.0)
+        scene.clock()
+    assert [m.uci() for m in scene.tracker.board.move_stack] == ["b4c3"]
+    assert scene.of(MoveCorrected) == []
+    assert [e.alert for e in scene.of(ArbiterAlert)] == ["illegal-position"]
+
+
+def test_another_man_moved_instead_is_no_sibling_of_the_decided_move():
+    scene = Scene(fen=SLIDE)
+    scene.lift("b4")
+    scene.put("c3", "b")
+    scene.wait(SETTLE)  # decided: Bc3
+    scene.lift("c3")
+    scene.put("b4", "b")
+    scene.move("h6", "g8")  # a knight instead, and White answers
+    scene.move("c1", "b1", then=ALERT)
+    assert scene.of(MoveCorrected) == []
+    assert "b8" not in str(scene.of(MoveMade))
+
+
 def test_with_the_clock_move_rule_only_a_press_makes_a_move():
     scene = Scene(rules=Rules(moves_need_press=True))
     scene.move("e2", "e4", then=ALERT)
@@ -484,7 +586,7 @@ def test_with_the_clock_move_rule_only_a_press_makes_a_move():
 
 @pytest.mark.parametrize(
     ("time_class", "seconds"),
-    [(TimeClass.STANDARD, 120), (TimeClass.RAPID, 60), (TimeClass.BLITZ, 60)],
+    [(GameClass.STANDARD, 120), (GameClass.RAPID, 60), (GameClass.BLITZ, 60)],
 )
 def test_completed_illegal_moves_are_counted_with_the_proposed_penalty(time_class, seconds):
     scene = Scene("e4", "e5", rules=Rules(time_class=time_class))
@@ -667,9 +769,11 @@ def test_flag_fall_loses():
     scene = Scene("e4", "e5")
     scene.press(chess.BLACK)
     scene.clock(flag=chess.WHITE)
+    assert scene.of(FlagFell) == [FlagFell(player="white", at=scene.now)]
     assert scene.of(GameEnded) == [
         GameEnded(result="0-1", termination="flag fall (white)", at=scene.now)
     ]
+    assert scene.kinds()[-2:] == ["flag", "end"]
 
 
 def test_flag_fall_against_a_bare_king_draws():
