@@ -82,6 +82,7 @@ def watch(port: int, path: str, connections: int, seconds: float, pause: float) 
             arrivals.setdefault(key, []).append(now)
 
     spectators = Spectators(port, path, connections)
+    spectators.until_served()
     print(json.dumps({"connected": len(spectators)}), flush=True)
     spectators.follow(on_payload, until=time.time() + seconds, done=lambda: False, pause=pause)
     spectators.close()

@@ -19,6 +19,7 @@ from relay.bus.redis_bus import BusError, close_bus, open_bus
 from relay.config import Settings, SettingsError
 from relay.demo.run import Demo, DemoError, DemoOptions
 from relay.domain.formats.event_file import EventFileError, EventSetup, parse_event_file
+from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
 from relay.hub.hub import Hub
 from relay.store.access import ROLES, create_token, list_users, revoke_tokens
@@ -155,6 +156,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
                 )
             )
         url = url_of(sock, tls=settings.certfile is not None)
+        freeze_startup_heap()
         print(f"chess-relay hub on {url} (database {settings.db_url})", flush=True)
         await server.serve(sockets=[sock])
     finally:

@@ -131,7 +131,7 @@ async def _round_of(hub: Hub, target: StreamTarget) -> Round:
         round_id = (await hub.views.game(target.ident)).pairing.game.round_id
     else:
         round_id = target.ident
-    return await hub.recorder.run(lambda session: get_round(session, round_id=round_id))
+    return await hub.recorder.read(lambda session: get_round(session, round_id=round_id))
 
 
 def _game_history(

@@ -39,6 +39,7 @@ from relay.domain.formats.pgn import (
 )
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
+from relay.hub.recorder import read_store
 from relay.store.event_log import StoredEvent, read_round_events
 from relay.store.models import Player
 from relay.store.tournaments import Pairing, get_game, round_pairings
@@ -382,8 +383,4 @@ class GameViews:
         )
 
     async def _read(self, work: Callable[[Session], T]) -> T:
-        def run() -> T:
-            with Session(self._engine, expire_on_commit=False) as session:
-                return work(session)
-
-        return await asyncio.to_thread(run)
+        return await read_store(self._engine, work)

@@ -1,7 +1,9 @@
 """Saving game events, then publishing them: a move is on disk before anyone sees it.
 
 Database work runs on one dedicated thread, so the event loop never waits on a disk sync and
-writes to the log happen in the order they were asked for.
+writes to the log happen in the order they were asked for. Reads that change nothing go to
+other threads (:func:`read_store`): a thousand spectators joining a round must not queue
+ahead of the moves waiting to be committed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,17 @@ from relay.store.event_log import StoredEvent, append_events
 T = TypeVar("T")
 
 
+async def read_store(engine: Engine, work: Callable[[Session], T]) -> T:
+    """Run ``work`` with a session of its own on a worker thread, beside the writer (SQLite's
+    write-ahead log lets readers and the writer go on at once)."""
+
+    def in_session() -> T:
+        with Session(engine, expire_on_commit=False) as session:
+            return work(session)
+
+    return await asyncio.to_thread(in_session)
+
+
 class GameRecorder:
     """Appends events to a game's log, commits, then publishes them on the bus."""
 
@@ -40,6 +53,10 @@ class GameRecorder:
                 return work(session)
 
         return await asyncio.get_running_loop().run_in_executor(self._writer, in_session)
+
+    async def read(self, work: Callable[[Session], T]) -> T:
+        """Run ``work``, which only reads, beside the store thread (see :func:`read_store`)."""
+        return await read_store(self._engine, work)
 
     async def record(
         self, *, round_id: int, game_id: int, events: Sequence[GameEvent]

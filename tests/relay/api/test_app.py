@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import threading
 
 import chess
 import chess.pgn
@@ -112,3 +113,28 @@ def test_client_ahead_of_the_log_is_told_to_reload(client):
 
 async def running_loop() -> asyncio.AbstractEventLoop:
     return asyncio.get_running_loop()
+
+
+def test_a_spectator_joins_a_round_while_the_store_thread_is_busy_writing(client):
+    round_id, game_id = setup_round(client)
+    play(client, round_id, game_id, "c4")
+    hub = client.app.state.hub
+    writing = threading.Event()
+    release = threading.Event()
+
+    def long_write(session: object) -> None:
+        writing.set()
+        release.wait(30)
+
+    busy = client.portal.start_task_soon(hub.recorder.run, long_write)
+    try:
+        assert writing.wait(10)
+        # Joining reads the round beside the store thread, not in its queue.
+        with client.websocket_connect(f"/api/rounds/{round_id}/stream") as ws:
+            snapshot = json.loads(ws.receive_text())
+            assert snapshot["type"] == "snapshot"
+            assert [g["id"] for g in snapshot["games"]] == [game_id]
+            assert not busy.done()
+    finally:
+        release.set()
+    busy.result(timeout=10)
