@@ -26,15 +26,15 @@ from relay.store.event_log import StoredEvent, append_events
 T = TypeVar("T")
 
 
+def _in_session(engine: Engine, work: Callable[[Session], T]) -> T:
+    with Session(engine, expire_on_commit=False) as session:
+        return work(session)
+
+
 async def read_store(engine: Engine, work: Callable[[Session], T]) -> T:
     """Run ``work`` with a session of its own on a worker thread, beside the writer (SQLite's
     write-ahead log lets readers and the writer go on at once)."""
-
-    def in_session() -> T:
-        with Session(engine, expire_on_commit=False) as session:
-            return work(session)
-
-    return await asyncio.to_thread(in_session)
+    return await asyncio.to_thread(_in_session, engine, work)
 
 
 class GameRecorder:
@@ -47,12 +47,8 @@ class GameRecorder:
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` with a session on the store thread."""
-
-        def in_session() -> T:
-            with Session(self._engine, expire_on_commit=False) as session:
-                return work(session)
-
-        return await asyncio.get_running_loop().run_in_executor(self._writer, in_session)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, _in_session, self._engine, work)
 
     async def read(self, work: Callable[[Session], T]) -> T:
         """Run ``work``, which only reads, beside the store thread (see :func:`read_store`)."""

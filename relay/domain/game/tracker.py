@@ -388,13 +388,13 @@ class PositionTracker:
         if self._waiting:
             return []
         if not self.rules.moves_need_press:
-            # Shuffling players repeat positions far more often than arbiters take back
-            # moves: a placement two or three legal plies ahead is read as moves first.
             # A decided move whose man went on, answered before the board showed where:
             # first if the board was seen showing it, else after moves missed outright.
             replaced = find_sibling_and_reply(self.board, placement) if self._correctable() else []
             if replaced and self._sightings(replaced, set(self._trail), replacing=True):
                 return self._replace(replaced, wall_time)
+            # Shuffling players repeat positions far more often than arbiters take back
+            # moves: a placement two or three legal plies ahead is read as moves first.
             moves = self._missed_moves(placement)
             if moves:
                 return self._play(moves, wall_time, recovered=True)
