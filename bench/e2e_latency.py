@@ -3,16 +3,17 @@
 500 simulated DGT boards (boardsim, one process, pseudo-terminals, instant sensors, no
 clocks) play real games at a hall-like pace; ``relay serve`` follows them from an event file
 (the real driver, tracker, SQLite with a full sync per commit, bus and fan-out); 1,000
-spectators in two processes follow the round's stream. boardsim reports the wall time of
+spectators (a C load generator) follow the round's stream. boardsim reports the wall time of
 every move's last touch; each spectator notes when the move arrived.
 
 The hub decides a move once the board has stood still for the settle window (0.25 s), on
 purpose. The figure that the design controls is the *added* latency: arrival at the last
 spectator minus (last touch + settle window), which is the serial line, the driver, the
 timer, the tracker, the commit, the bus and the fan-out. Arrival is the kernel's stamp on
-the spectator's socket (see :mod:`bench.spectators`): the clients, which share this
-machine's two cores with the hub only because the bench must, read in batches every
-``--client-pause`` seconds, and their own scheduling is not counted. Prints p50, p99 and
+the spectator's socket (see :mod:`bench.spectator_load`): the clients, which share this
+machine's two cores with the hub only because the bench must, are a small C program that
+reads every socket as soon as it is readable, so its own scheduling is not counted and
+frames seldom wait in a socket to be merged with the next one's stamp. Prints p50, p99 and
 the maximum, over every delivery (each spectator's receipt of each move) and over the last
 spectator of each move, for the moves made in the measured minutes; never fails.
 
@@ -33,12 +34,13 @@ import urllib.request
 from pathlib import Path
 
 from bench.boardsim_process import BoardsimProcess
-from bench.spectators import Spectators, number_after
+from bench.spectator_load import SpectatorLoad, build
 from relay.demo.run import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 
 SETTLE_SECONDS = 0.25
-CLIENT_PROCESSES = 2
+#: Load generators (each a C process reading its share of the spectators).
+CLIENT_PROCESSES = 1
 
 
 def event_file(ports: list[str]) -> str:
@@ -69,28 +71,6 @@ def start_server(
         pass
     port = int(line.split("hub on http://127.0.0.1:")[1].split("/")[0])
     return process, port
-
-
-def watch(port: int, path: str, connections: int, seconds: float, pause: float) -> None:
-    """One client process: ``connections`` spectators; prints every arrival of every move,
-    as the first arrival (Unix seconds) and the others' offsets from it (0.1 ms units)."""
-    arrivals: dict[str, list[float]] = {}
-
-    def on_payload(payload: bytes, now: float) -> None:
-        if b'"kind":"move"' in payload:
-            key = f"{number_after(payload, b'game')}:{number_after(payload, b'ply')}"
-            arrivals.setdefault(key, []).append(now)
-
-    spectators = Spectators(port, path, connections)
-    spectators.until_served()
-    print(json.dumps({"connected": len(spectators)}), flush=True)
-    spectators.follow(on_payload, until=time.time() + seconds, done=lambda: False, pause=pause)
-    spectators.close()
-    packed = {
-        key: [times[0], [round((at - times[0]) * 10_000) for at in times]]
-        for key, times in arrivals.items()
-    }
-    print(json.dumps(packed), flush=True)
 
 
 def run(
@@ -127,32 +107,26 @@ def run(
             start_server(Path(folder), f"streams-{n}", None, bus) for n in range(stream_servers)
         ]
         ports = [p for _, p in streams] or [port]
+        loads: list[SpectatorLoad] = []
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rounds/1/games") as reply:
                 game_of_board = {g["board"]: g["id"] for g in json.load(reply)}
+            program = build()
             share = clients // CLIENT_PROCESSES
-            command = [sys.executable, "-m", "bench.e2e_latency", "client", str(port)]
-            command += ["/api/rounds/1/stream", str(share), str(seconds), str(pause)]
-            watchers = [
-                subprocess.Popen(
-                    [*command[:4], str(ports[n % len(ports)]), *command[5:]],
-                    stdout=subprocess.PIPE,
-                    text=True,
-                )
-                for n in range(CLIENT_PROCESSES)
+            loads = [
+                SpectatorLoad(program, port_n, "/api/rounds/1/stream", share, seconds, pause)
+                for port_n in (ports[n % len(ports)] for n in range(CLIENT_PROCESSES))
             ]
-            for watcher in watchers:
-                assert watcher.stdout is not None
-                json.loads(watcher.stdout.readline())
+            for load in loads:
+                load.wait_connected()
             started = time.time()
             print(f"spectators connected; measuring for {seconds:g} s...", flush=True)
-            arrivals: dict[str, list[float]] = {}
-            for watcher in watchers:
-                assert watcher.stdout is not None
-                for key, (first, offsets) in json.loads(watcher.stdout.readline()).items():
-                    arrivals.setdefault(key, []).extend(first + o / 10_000 for o in offsets)
-                watcher.wait(timeout=60)
+            arrivals: dict[tuple[int, int], list[float]] = {}
+            for load in loads:
+                load.arrivals(arrivals)
         finally:
+            for load in loads:
+                load.stop()
             for server, _ in [(process, port), *streams]:
                 server.terminate()
                 server.wait(timeout=60)
@@ -165,7 +139,7 @@ def run(
     for (board, ply), touched in simulated.moved.items():
         if not started <= touched <= window_end:
             continue
-        times = arrivals.get(f"{game_of_board[board]}:{ply}", [])
+        times = arrivals.get((game_of_board[board], ply), [])
         if len(times) < clients:
             missing += 1
             missed_boards.add(board)
@@ -193,13 +167,6 @@ def _figures(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command")
-    client = sub.add_parser("client")
-    client.add_argument("port", type=int)
-    client.add_argument("path")
-    client.add_argument("connections", type=int)
-    client.add_argument("seconds", type=float)
-    client.add_argument("pause", type=float)
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=120.0)
@@ -212,21 +179,21 @@ def main() -> None:
     )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument(
-        "--client-pause", type=float, default=0.005, help="seconds between two client polls"
+        "--client-pause",
+        type=float,
+        default=0.002,
+        help="seconds the load generator sleeps between polls (0: wait in epoll)",
     )
     args = parser.parse_args()
-    if args.command == "client":
-        watch(args.port, args.path, args.connections, args.seconds, args.pause)
-    else:
-        run(
-            args.boards,
-            args.clients,
-            args.seconds,
-            args.ply_seconds,
-            args.client_pause,
-            args.stream_servers,
-            args.redis,
-        )
+    run(
+        args.boards,
+        args.clients,
+        args.seconds,
+        args.ply_seconds,
+        args.client_pause,
+        args.stream_servers,
+        args.redis,
+    )
 
 
 if __name__ == "__main__":

@@ -12,9 +12,11 @@ round to reading them. That keeps the load generator's own scheduling out of the
 and lets it read in batches (``pause`` seconds between polls) to leave the shared cores to
 the server it measures. The stamps err late, never early: when two frames reach a socket
 before it is read, the kernel merges them and the merged bytes carry the newer stamp, so the
-older frame is counted as arriving with the newer one (at the default 5 ms between polls,
-the last spectator's p99 came out about 10 ms above the moment the server had written the
-frame to every socket). Where the kernel gives no stamp, the time of the read is used.
+older frame is counted as arriving with the newer one (at 5 ms between polls, the last
+spectator's p99 came out 10-35 ms above the moment the server had written the frame to
+every socket). Where the kernel gives no stamp, the time of the read is used.
+``bench.e2e_latency``, where that error matters most, uses the C load generator of
+:mod:`bench.spectator_load` instead.
 """
 
 from __future__ import annotations
