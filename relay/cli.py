@@ -22,7 +22,9 @@ from relay.domain.formats.event_file import EventFileError, EventSetup, parse_ev
 from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
 from relay.hub.hub import Hub
+from relay.hub.wal_checkpoints import checkpoint_every
 from relay.store.access import ROLES, create_token, list_users, revoke_tokens
+from relay.store.checkpoints import is_sqlite
 from relay.store.engine import StoreError, open_store
 from relay.store.setup import load_event
 from relay.store.tournaments import ConflictError, list_games, list_rounds
@@ -136,6 +138,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
         raise
     hub = Hub(settings, engine, bus)
     backups: asyncio.Task[None] | None = None
+    checkpoints = asyncio.create_task(checkpoint_every(engine)) if is_sqlite(engine) else None
     try:
         if setup is not None:
             await _load(hub, setup)
@@ -160,9 +163,10 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
         print(f"chess-relay hub on {url} (database {settings.db_url})", flush=True)
         await server.serve(sockets=[sock])
     finally:
-        if backups is not None:
-            backups.cancel()
-            await asyncio.gather(backups, return_exceptions=True)
+        for task in (backups, checkpoints):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await hub.close()
         await close_bus(bus)
         engine.dispose()

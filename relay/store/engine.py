@@ -8,6 +8,7 @@ from sqlalchemy import Engine, event
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import create_engine
 
+from relay.store.checkpoints import BACKSTOP_PAGES
 from relay.store.schema import upgrade
 
 
@@ -49,5 +50,7 @@ def _configure_sqlite(dbapi_connection: Any, _record: object) -> None:
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
+        # The hub checkpoints on a timer, off the moves' path (relay.store.checkpoints).
+        cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
     finally:
         cursor.close()
