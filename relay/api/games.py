@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlmodel import Session
 
+from relay.api.board_range import parse_board_range
 from relay.api.deps import HubDep, OperatorDep, SessionDep, ViewerDep
 from relay.domain.formats.pgn import render_round
 from relay.hub.game_views import GameView, player_view
@@ -166,12 +167,26 @@ def round_detail(session: SessionDep, identity: ViewerDep, round_id: int) -> dic
 
 @router.get("/rounds/{round_id}/games")
 async def round_games(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep,
+    session: SessionDep,
+    identity: ViewerDep,
+    round_id: int,
+    boards: Annotated[
+        str | None, Query(description="only these boards, such as 25-48 (a page)")
+    ] = None,
 ) -> list[dict[str, Any]]:
     """Board summaries of a round, in board order."""
+    try:
+        wanted = None if boards is None else parse_board_range(boards)
+    except ValueError as error:
+        raise HTTPException(400, str(error)) from None
     round_ = visible_round(session, round_id, identity)
     cut = public_cut(round_, identity)
-    return [view.summary(view.version_at(cut)) for view in await hub.views.round(round_id)]
+    return [
+        view.summary(view.version_at(cut))
+        for view in await hub.views.round(round_id)
+        if wanted is None or view.board in wanted
+    ]
 
 
 @router.get("/rounds/{round_id}/games.pgn", **PGN_ROUTE)

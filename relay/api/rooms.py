@@ -19,6 +19,7 @@ import asyncio
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from relay.api.socket_fanout import SocketFanout
@@ -188,12 +189,22 @@ class Member:
 
 
 class Room:
-    """All clients following one topic, live or ``delay`` seconds behind."""
+    """All clients following one topic, live or ``delay`` seconds behind, and of its games
+    either all or only ``games`` (a page of a round's boards)."""
 
-    def __init__(self, rooms: Rooms, topic: str, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        topic: str,
+        delay: float = 0.0,
+        games: frozenset[int] | None = None,
+        key: str = "",
+    ) -> None:
         self._rooms = rooms
         self.topic = topic
         self.delay = delay
+        self.games = games
+        self.key = key or _key(topic, delay, "")
         self.write_limit = rooms.write_limit
         self.members: set[Member] = set()
         #: Live members written to by socket, while their writers' buffers are empty.
@@ -206,8 +217,19 @@ class Room:
         self._batch: list[Outgoing] = []
         self._said_at = time.monotonic()
         self._heartbeat = self._loop.call_later(rooms.heartbeat, self._beat)
-        handler = self._deliver if delay <= 0 else self._hold
+        handler: Callable[[Published], None] = self._deliver if delay <= 0 else self._hold
+        if games is not None:
+            handler = self._only_games(handler)
         self._subscription: Subscription = rooms.bus.subscribe(topic, handler)
+
+    def _only_games(self, handler: Callable[[Published], None]) -> Callable[[Published], None]:
+        games = self.games or frozenset()
+
+        def only(message: Published) -> None:
+            if message.game_id in games:
+                handler(message)
+
+        return only
 
     def _hold(self, message: Published) -> None:
         """A delayed room hands each message on when it is ``delay`` seconds old."""
@@ -323,11 +345,17 @@ class Rooms:
         *,
         public: bool = True,
         writer: FrameWriter | None = None,
+        games: frozenset[int] | None = None,
+        label: str = "",
     ) -> Member:
-        key = _key(topic, delay)
+        """Join the room of ``topic`` (``delay`` seconds behind); with ``games``, the room
+        of those games alone, one per ``label`` (a board range)."""
+        if games is not None:
+            label = label or ",".join(str(game) for game in sorted(games))
+        key = _key(topic, delay, label if games is not None else "")
         room = self._rooms.get(key)
         if room is None:
-            room = self._rooms[key] = Room(self, topic, delay)
+            room = self._rooms[key] = Room(self, topic, delay, games, key)
         member = Member(room, self.backlog, writer)
         member.public = public
         room.members.add(member)
@@ -335,9 +363,8 @@ class Rooms:
         return member
 
     def forget(self, room: Room) -> None:
-        key = _key(room.topic, room.delay)
-        if self._rooms.get(key) is room:
-            del self._rooms[key]
+        if self._rooms.get(room.key) is room:
+            del self._rooms[room.key]
 
     def drop_public(self) -> None:
         """A delay changed: every public member starts again (they reconnect and get the
@@ -358,5 +385,6 @@ class Rooms:
         return len(self._rooms)
 
 
-def _key(topic: str, delay: float) -> str:
-    return topic if delay <= 0 else f"{topic}@{delay:g}"
+def _key(topic: str, delay: float, label: str) -> str:
+    key = topic if delay <= 0 else f"{topic}@{delay:g}"
+    return f"{key}#{label}" if label else key

@@ -3,14 +3,16 @@
 Every message is JSON with a ``type``:
 
 * ``event``: one event of a game's log, with the game's version ``v``;
-* ``snapshot``: the round's board summaries (first message of a round stream);
+* ``snapshot``: the round's board summaries (first message of a round stream), and under
+  ``boards`` the numbers of all the round's boards;
 * ``reload``: the client's version is ahead of the log (it saw a database that has since
   been replaced); the whole log follows from the start;
 * ``ping``: a heartbeat after ``heartbeat_seconds`` of silence in the room, so clients and
   proxies can tell a quiet round from a dead connection.
 
 A game stream first replays the events after ``?since=V`` and then sends new ones live, so
-a client that reconnects gets exactly what it missed. Public clients of a round with a
+a client that reconnects gets exactly what it missed. A round stream with ``?boards=25-48``
+carries those boards only (a page of a big round). Public clients of a round with a
 transmission delay see everything ``delay`` seconds late; a client with an operator,
 arbiter or admin token (``?token=``; browsers cannot set headers on websockets) sees live.
 
@@ -31,6 +33,7 @@ from urllib.parse import parse_qs
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from relay.api.board_range import BoardRange, parse_board_range
 from relay.api.deps import token_identity
 from relay.api.rooms import CLOSE_TRY_AGAIN, Member, Rooms, encode_event
 from relay.api.transport import FrameWriter
@@ -45,6 +48,8 @@ router = APIRouter(prefix="/api")
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
+#: Policy violation (RFC 6455): the request asked for something malformed.
+CLOSE_BAD_REQUEST = 1008
 
 _PATH = re.compile(r"/api/(games|rounds)/(\d+)/stream")
 
@@ -60,11 +65,13 @@ class StreamRefusedError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StreamTarget:
-    """What a stream follows: one game (from version ``since``) or one round."""
+    """What a stream follows: one game (from version ``since``) or one round (its boards
+    in ``boards``, or all of them)."""
 
     kind: Literal["games", "rounds"]
     ident: int
     since: int = 0
+    boards: BoardRange | None = None
 
     @property
     def topic(self) -> str:
@@ -88,7 +95,15 @@ def parse_stream_request(path: str, query: str) -> tuple[StreamTarget, str | Non
         raise ValueError(f"since must be a version number, not {since_text!r}")
     kind: Literal["games", "rounds"] = "games" if found[1] == "games" else "rounds"
     token = fields.get("token", [""])[-1] or None
-    return StreamTarget(kind, int(found[2]), int(since_text)), token
+    return StreamTarget(kind, int(found[2]), int(since_text), _boards(kind, fields)), token
+
+
+def _boards(kind: str, fields: dict[str, list[str]]) -> BoardRange | None:
+    if "boards" not in fields:
+        return None
+    if kind != "rounds":
+        raise ValueError("boards is for round streams; a game stream follows one game")
+    return parse_board_range(fields["boards"][-1])
 
 
 async def join_stream(
@@ -112,14 +127,26 @@ async def join_stream(
     if identity is None and not round_.published:
         raise StreamRefusedError(CLOSE_NOT_FOUND, target.missing)
     delay = 0 if identity is not None else round_.delay_seconds
-    member = rooms.join(target.topic, delay, public=identity is None, writer=writer)
+    games: frozenset[int] | None = None
+    if target.boards is not None:
+        views = await hub.views.round(target.ident)
+        games = frozenset(view.game_id for view in views if view.board in target.boards)
+    member = rooms.join(
+        target.topic,
+        delay,
+        public=identity is None,
+        writer=writer,
+        games=games,
+        label=str(target.boards or ""),
+    )
     try:
         # Read after joining: what was committed meanwhile is in one or the other.
         cut = time.time() - delay if delay > 0 else None
         if target.kind == "games":
             history = _game_history(member, await hub.views.game(target.ident), target, cut)
         else:
-            history = _round_snapshot(member, await hub.views.round(target.ident), cut)
+            views = await hub.views.round(target.ident)
+            history = _round_snapshot(member, views, target.boards, cut)
     except BaseException:
         member.room.leave(member)
         raise
@@ -157,13 +184,18 @@ def _game_history(
     return texts
 
 
-def _round_snapshot(member: Member, views: list[GameView], cut: float | None) -> list[str]:
-    boards: list[dict[str, Any]] = []
+def _round_snapshot(
+    member: Member, views: list[GameView], boards: BoardRange | None, cut: float | None
+) -> list[str]:
+    summaries: list[dict[str, Any]] = []
     for view in views:
+        if boards is not None and view.board not in boards:
+            continue
         version = view.version_at(cut)
         member.sent[view.game_id] = version
-        boards.append(view.summary(version))
-    return [json.dumps({"type": "snapshot", "games": boards})]
+        summaries.append(view.summary(version))
+    numbers = [view.board for view in views]
+    return [json.dumps({"type": "snapshot", "games": summaries, "boards": numbers})]
 
 
 @router.websocket("/games/{game_id}/stream")
@@ -174,8 +206,16 @@ async def game_stream(
 
 
 @router.websocket("/rounds/{round_id}/stream")
-async def round_stream(websocket: WebSocket, round_id: int, token: str | None = None) -> None:
-    await _serve(websocket, StreamTarget("rounds", round_id), token)
+async def round_stream(
+    websocket: WebSocket, round_id: int, token: str | None = None, boards: str | None = None
+) -> None:
+    try:
+        board_range = None if boards is None else parse_board_range(boards)
+    except ValueError as error:
+        await websocket.accept()
+        await websocket.close(CLOSE_BAD_REQUEST, str(error))
+        return
+    await _serve(websocket, StreamTarget("rounds", round_id, boards=board_range), token)
 
 
 async def _serve(websocket: WebSocket, target: StreamTarget, token: str | None) -> None:

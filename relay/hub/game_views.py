@@ -75,6 +75,10 @@ class GameView:
         return self.pairing.game_id
 
     @property
+    def board(self) -> int:
+        return self.pairing.game.board
+
+    @property
     def version(self) -> int:
         return len(self.events)
 

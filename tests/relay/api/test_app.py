@@ -7,9 +7,11 @@ import threading
 
 import chess
 import chess.pgn
+from sqlmodel import Session
 
+from tests.pairings import paired_round
 from tests.pgn_check import pgn_extract_problems
-from tests.relay.api.helpers import play, setup_round
+from tests.relay.api.helpers import hub_of, play, setup_round
 
 
 def test_health_and_openapi(client):
@@ -138,3 +140,36 @@ def test_a_spectator_joins_a_round_while_the_store_thread_is_busy_writing(client
     finally:
         release.set()
     busy.result(timeout=10)
+
+
+def test_a_page_of_boards_gets_their_snapshot_and_events_alone(client):
+    with Session(hub_of(client).engine) as session:
+        round_id, games = paired_round(session, number=4, games=5)
+    page = client.get(f"/api/rounds/{round_id}/games?boards=2-3").json()
+    assert [(g["id"], g["board"]) for g in page] == [(games[1], 2), (games[2], 3)]
+    with (
+        client.websocket_connect(f"/api/rounds/{round_id}/stream?boards=2-3") as ranged,
+        client.websocket_connect(f"/api/rounds/{round_id}/stream") as whole,
+    ):
+        snapshot = json.loads(ranged.receive_text())
+        assert [g["board"] for g in snapshot["games"]] == [2, 3]
+        assert snapshot["boards"] == [1, 2, 3, 4, 5]
+        assert len(json.loads(whole.receive_text())["games"]) == 5
+        play(client, round_id, games[0], "e4")  # board 1: not on the page
+        play(client, round_id, games[2], "d4")  # board 3
+        event = json.loads(ranged.receive_text())
+        assert (event["game"], event["data"]["san"]) == (games[2], "d4")
+        seen = [json.loads(whole.receive_text())["game"] for _ in range(2)]
+        assert seen == [games[0], games[2]]
+
+
+def test_a_malformed_board_range_is_refused_in_words(client):
+    round_id, _ = setup_round(client)
+    refused = client.get(f"/api/rounds/{round_id}/games?boards=9-2")
+    assert refused.status_code == 400
+    assert "must run upwards" in refused.json()["detail"]
+    with client.websocket_connect(f"/api/rounds/{round_id}/stream?boards=x") as ws:
+        message = ws.receive()
+        assert message["type"] == "websocket.close"
+        assert message["code"] == 1008
+        assert "must be a range such as 25-48" in message["reason"]

@@ -182,3 +182,35 @@ async def test_a_handshake_that_is_not_websocket_13_is_refused(tmp_path):
         assert answer.startswith(b"HTTP/1.1 400 ")
         assert answer.endswith(b"not a websocket handshake (RFC 6455 version 13)")
         writer.close()
+
+
+@pytest.mark.anyio
+async def test_a_page_of_boards_has_a_room_of_its_own_on_our_protocol(tmp_path):
+    async with live_server(tmp_path, games=3) as live:
+        base = f"{live.base}/rounds/{live.round_id}/stream"
+        async with connect(f"{base}?boards=2-3") as page, connect(base) as whole:
+            snapshot = json.loads(await page.recv())
+            assert [g["id"] for g in snapshot["games"]] == live.game_ids[1:]
+            assert snapshot["boards"] == [1, 2, 3]
+            assert len(json.loads(await whole.recv())["games"]) == 3
+            assert sorted(room.key for room in live.rooms._rooms.values()) == [
+                f"round:{live.round_id}",
+                f"round:{live.round_id}#2-3",
+            ]
+            await record(live, 1)  # board 1
+            await live.hub.recorder.record(
+                round_id=live.round_id, game_id=live.game_ids[2], events=[alert(2)]
+            )
+            got = json.loads(await page.recv())
+            assert (got["game"], got["data"]["ply"]) == (live.game_ids[2], 2)
+            assert [json.loads(await whole.recv())["game"] for _ in range(2)] == [
+                live.game_ids[0],
+                live.game_ids[2],
+            ]
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{base}?boards=3-1")
+        assert refused.value.response.status_code == 400
+        assert b"must run upwards" in refused.value.response.body
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{live.base}/games/{live.game_ids[0]}/stream?boards=1-2")
+        assert b"boards is for round streams" in refused.value.response.body
