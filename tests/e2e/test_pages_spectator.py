@@ -13,6 +13,7 @@ one. What a page shows is checked against what the hub stored.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -281,6 +282,18 @@ def test_demonstration_board_and_leader_board(live, page):
 @pytest.mark.browser
 def test_the_viewer_pages_a_big_round(tmp_path, page):
     with live_round(tmp_path, bundled_games(), boards=30, boardsim=FAST) as live:
+        # Each page follows a stream of its own boards: (the stream's URL, its snapshot).
+        streams: list[tuple[str, dict[str, Any]]] = []
+
+        def on_socket(socket: WebSocket) -> None:
+            def first_frame(payload: str | bytes) -> None:
+                message = json.loads(payload)
+                if message["type"] == "snapshot":
+                    streams.append((socket.url, message))
+
+            socket.on("framereceived", first_frame)
+
+        page.on("websocket", on_socket)
         page.goto(live.url())
         cards = page.locator("article.game")
         expect(cards).to_have_count(24, timeout=WAIT_MS)
@@ -293,6 +306,11 @@ def test_the_viewer_pages_a_big_round(tmp_path, page):
         expect(cards).to_have_count(6)
         boards = [int(card.get_attribute("data-board") or "0") for card in cards.all()]
         assert boards == list(range(25, 31))
+        assert [(url.partition("?")[2], len(snapshot["games"])) for url, snapshot in streams] == [
+            ("boards=1-24", 24),
+            ("boards=25-30", 6),
+        ]
+        assert streams[1][1]["boards"] == list(range(1, 31))
         # The boards of the page shown go on moving.
         game_id = live.games[30]
         selector = f'article.game[data-game-id="{game_id}"]'

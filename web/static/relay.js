@@ -53,10 +53,12 @@ export async function api(path, { method = "GET", body, auth = true } = {}) {
 
 // A websocket stream that reconnects by itself. For a game stream, it resumes from the last
 // version seen (?since=; `since` is where to begin, e.g. the version of a game just fetched);
-// a round stream starts again with a fresh snapshot.
+// a round stream starts again with a fresh snapshot. `query` adds to the stream's URL
+// (a round stream's `boards` range).
 export class Follow {
-  constructor(path, onMessage, onStatus = () => {}, { since = 0 } = {}) {
+  constructor(path, onMessage, onStatus = () => {}, { since = 0, query = {} } = {}) {
     this.path = path;
+    this.query = query;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.since = since;
@@ -67,7 +69,7 @@ export class Follow {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = new URLSearchParams();
+    const query = new URLSearchParams(this.query);
     if (this.path.includes("/games/") && this.since) query.set("since", String(this.since));
     const held = token();
     if (held) query.set("token", held);
@@ -94,9 +96,14 @@ export class Follow {
     if (this.socket) this.socket.close();
   }
 
+  // Stop for good: nothing more is handed on, not even what is already on its way.
   close() {
     this.closed = true;
-    if (this.socket) this.socket.close();
+    if (this.socket) {
+      this.socket.onmessage = null;
+      this.socket.onclose = null;
+      this.socket.close();
+    }
   }
 }
 

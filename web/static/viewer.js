@@ -1,6 +1,7 @@
-// The round as a grid of live mini-boards: the round stream's snapshot first, then every
-// event of the round applied to the board summaries. Only the boards on the page shown are
-// drawn; the others are kept current as data alone, which is cheap.
+// The round as a grid of live mini-boards, a page of boards at a time: the page's stream
+// (the round stream with ?boards=, so a 750-board round costs a page, not the round) sends
+// their summaries first, then their events, applied to the summaries as they come. The
+// snapshot also lists all the round's board numbers, from which the page links are drawn.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
 import {
   api, applyEvent, clockNow, clockText, drawBoard, el, Follow, moveLabel, param, playerName,
@@ -11,25 +12,44 @@ const PAGE_SIZE = 24;
 // than this after the last fetch, so a burst of clock events costs one round of requests.
 const REFETCH_GAP_MS = 2000;
 const REFETCH_WAIT_MS = 300;
-// From this many stale boards on the page, one request for the whole round is cheaper.
+// From this many stale boards on the page, one request for the page's range is cheaper.
 const BATCH_FROM = 4;
 const TICK_MS = 250;
 
-const games = new Map(); // id -> summary, kept current from the stream
+const games = new Map(); // id -> summary of the page's boards, kept current from the stream
 const cards = new Map(); // id -> card elements, for the boards on the page shown
 const stale = new Set(); // ids whose summary must be fetched again
-let order = []; // game ids in board order
+let order = []; // the page's game ids in board order
+let boardNumbers = []; // every board of the round, in order (from the snapshot)
 let round = null;
 let page = 1;
+let follow = null; // the stream of the page's boards
+let following = ""; // the range it follows
 let refetchTimer = null;
 let lastRefetch = 0;
 
 function pageCount() {
-  return Math.max(1, Math.ceil(order.length / PAGE_SIZE));
+  return Math.max(1, Math.ceil(boardNumbers.length / PAGE_SIZE));
 }
 
-function shownIds() {
-  return order.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+// The boards of page n as a range: "25-48". Before the first snapshot the round's boards
+// are taken to be numbered 1, 2, 3...; the snapshot then tells, and a gap moves the range.
+function pageRange(n) {
+  if (!boardNumbers.length) return `${(n - 1) * PAGE_SIZE + 1}-${n * PAGE_SIZE}`;
+  const boards = boardNumbers.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
+  if (!boards.length) return `${n * PAGE_SIZE}-${n * PAGE_SIZE}`; // past the end: none
+  return `${boards[0]}-${boards[boards.length - 1]}`;
+}
+
+// Follow the boards of the page shown, unless already following them.
+function followPage() {
+  const range = pageRange(page);
+  if (range === following) return;
+  if (follow) follow.close();
+  following = range;
+  document.getElementById("boards").setAttribute("aria-busy", "true");
+  const path = `/api/rounds/${round.id}/stream`;
+  follow = new Follow(path, receive, setStatus, { query: { boards: range } });
 }
 
 // One card: board number and result, both players with their clocks, the board, the last move.
@@ -132,9 +152,7 @@ function drawPager() {
   nav.replaceChildren();
   if (count < 2) return;
   for (let n = 1; n <= count; n++) {
-    const ids = order.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
-    const first = games.get(ids[0]).board;
-    const last = games.get(ids[ids.length - 1]).board;
+    const [first, last] = pageRange(n).split("-");
     const link = el("a", null, `Boards ${first}–${last}`);
     link.href = `/?round=${round.id}&page=${n}`;
     link.dataset.page = n;
@@ -147,13 +165,19 @@ function drawPager() {
   }
 }
 
+// Another page: follow its boards (its snapshot draws it).
 function showPage(n, remember = false) {
   page = Math.min(Math.max(1, n), pageCount());
   if (remember) history.pushState({ page }, "", `/?round=${round.id}&page=${page}`);
+  followPage();
+}
+
+// Draw the page's boards, as the snapshot gave them.
+function drawPage() {
   drawPager();
   const container = document.getElementById("boards");
   cards.clear();
-  const shown = shownIds().map((id) => {
+  const shown = order.map((id) => {
     const parts = card(games.get(id));
     cards.set(id, parts);
     return parts.root;
@@ -180,7 +204,7 @@ async function refetch() {
   let fresh;
   try {
     fresh = due.length >= BATCH_FROM
-      ? await api(`/api/rounds/${round.id}/games`)
+      ? await api(`/api/rounds/${round.id}/games?boards=${following}`)
       : await Promise.all(due.map((id) => api(`/api/games/${id}`)));
   } catch {
     due.forEach((id) => stale.add(id));
@@ -214,7 +238,13 @@ function receive(message) {
     stale.clear();
     for (const game of message.games) games.set(game.id, game);
     order = [...message.games].sort((a, b) => a.board - b.board).map((game) => game.id);
-    showPage(page);
+    boardNumbers = [...message.boards].sort((a, b) => a - b);
+    page = Math.min(page, pageCount());
+    if (pageRange(page) !== following) {
+      followPage(); // the round's numbering moved the page's range: follow the right one
+      return;
+    }
+    drawPage();
     return;
   }
   if (message.type !== "event") return;
@@ -274,7 +304,7 @@ async function start() {
   chooser(rounds, tournaments);
   window.addEventListener("popstate", () => showPage(Number(param("page")) || 1));
   setInterval(tick, TICK_MS);
-  new Follow(`/api/rounds/${round.id}/stream`, receive, setStatus);
+  followPage();
 }
 
 start().catch((error) => {
