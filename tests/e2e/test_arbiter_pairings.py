@@ -230,6 +230,9 @@ def test_the_arbiter_pairs_edits_and_publishes_a_round(hub: Hub, page: Page) -> 
 @pytest.mark.browser
 def test_a_bye_asked_for_and_a_withdrawal_shape_the_next_round(hub: Hub, page: Page) -> None:
     sign_in(page, hub)
+    # The console suggests the next round once it has read the pairings (none yet).
+    expect(page.locator("#no-pairing")).to_be_visible()
+    expect(page.locator("#bye-round")).to_have_value("1")
     page.fill("#bye-round", "1")
     page.fill("#bye-player", "3")
     page.select_option("#bye-kind", "half")

@@ -1225,13 +1225,20 @@ function showPairingHeader() {
   $("publish-pairings").textContent = pairing.published ? "Published" : "Publish round";
 }
 
+// Put a default in a field, unless the arbiter has typed something else into it: a
+// pairing that arrives while they type must not overwrite them.
+function suggest(input, value) {
+  if (input.value === "" || input.value === input.dataset.suggested) input.value = value;
+  input.dataset.suggested = value;
+}
+
 // The round as the hub answered: its games and byes in editable rows, its warnings.
 function showPairing(pairing) {
   state.pairing = pairing;
   showPairingHeader();
   $("no-pairing").hidden = !!pairing;
   $("pairings-form").hidden = !pairing;
-  $("bye-round").value = String(pairing ? pairing.number + 1 : 1);
+  suggest($("bye-round"), String(pairing ? pairing.number + 1 : 1));
   if (!pairing) return;
   $("pairings-form").dataset.roundId = String(pairing.round_id);
   $("pairings-caption").textContent = `Round ${pairing.number}: games`;
