@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert
+from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from relay.store.models import Game, GameEventRow
@@ -24,6 +24,12 @@ class StoredEvent:
     recorded_at: float
 
 
+_LOG = GameEventRow.__table__  # type: ignore[attr-defined]
+# Built once: a statement keeps its cache key, so each use is a lookup in the compiled cache.
+_LAST_SEQ = select(func.max(_LOG.c.seq)).where(_LOG.c.game_id == bindparam("game_id"))
+_INSERT = insert(_LOG)
+
+
 def append_events(
     session: Session,
     *,
@@ -36,20 +42,18 @@ def append_events(
     (or leave the commit to the caller, who has more to write with them).
 
     Sequence numbers continue the game's log. The unique (game, seq) constraint makes a
-    second writer fail rather than fork the log.
-
-    Every move of a live round comes through here, on the store thread, holding the GIL the
-    event loop needs: the rows go in as one plain ``INSERT`` (the ORM's unit of work cost
-    twice the CPU for rows that are never read back as objects).
+    second writer fail rather than fork the log. (A live round's moves take a faster path
+    with the same rules: :class:`relay.store.log_appender.LogAppender`.)
     """
-    seq = last_seq(session, game_id=game_id)
+    connection = session.connection()
+    seq = int(connection.execute(_LAST_SEQ, {"game_id": game_id}).scalar() or 0)
     stored = [
         StoredEvent(game_id, seq + n, kind, dict(data), recorded_at)
         for n, (kind, data) in enumerate(events, start=1)
     ]
     if stored:
-        session.connection().execute(
-            insert(GameEventRow),
+        connection.execute(
+            _INSERT,
             [
                 {
                     "game_id": game_id,
@@ -92,13 +96,7 @@ def read_round_events(session: Session, *, round_id: int) -> dict[int, list[Stor
 
 
 def last_seq(session: Session, *, game_id: int) -> int:
-    column = GameEventRow.__table__.c  # type: ignore[attr-defined]
-    last = (
-        session.connection()
-        .execute(select(func.max(column.seq)).where(column.game_id == game_id))
-        .scalar()
-    )
-    return int(last or 0)
+    return int(session.connection().execute(_LAST_SEQ, {"game_id": game_id}).scalar() or 0)
 
 
 def _stored(row: GameEventRow) -> StoredEvent:
