@@ -18,6 +18,8 @@ from pathlib import Path
 import redis
 import sqlalchemy
 
+from relay.store.engine import open_store
+
 POSTGRES_HOST = os.environ.get("RELAY_TEST_PG_HOST", "127.0.0.1")
 POSTGRES_PORT = int(os.environ.get("RELAY_TEST_PG_PORT", "5432"))
 REDIS_PORT = int(os.environ.get("RELAY_TEST_REDIS_PORT", "6379"))
@@ -102,6 +104,25 @@ def postgres_database() -> Iterator[str]:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.dispose()
+
+
+@contextlib.contextmanager
+def store_engine(kind: str, folder: Path) -> Iterator[sqlalchemy.Engine]:
+    """An opened store: ``"sqlite"``, a file in ``folder``; ``"postgresql"``, a throwaway
+    database on the local server."""
+    if kind == "sqlite":
+        engine = open_store(f"sqlite:///{folder / 'relay.db'}")
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+        return
+    with postgres_database() as url:
+        engine = open_store(url)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
 
 
 @contextlib.contextmanager

@@ -23,18 +23,17 @@ from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_session import BoardSession
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub
 from relay.hub.recorder import GameRecorder
-from relay.store.engine import open_store
 from relay.store.event_log import append_events, read_events
 from tests.pairings import paired_round
+from tests.services import store_engine
 
 SETTLE = 0.01
 
 
 @pytest.fixture
 def engine(tmp_path) -> Iterator[Engine]:
-    engine = open_store(f"sqlite:///{tmp_path / 'hub.db'}")
-    yield engine
-    engine.dispose()
+    with store_engine("sqlite", tmp_path) as engine:
+        yield engine
 
 
 @pytest.fixture

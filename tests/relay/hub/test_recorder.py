@@ -1,5 +1,6 @@
 """The recorder's store thread: the boards' appends through its own connection, beside the
-arbiter's decisions through sessions, in one gap-free log per game."""
+arbiter's decisions through sessions, in one gap-free log per game (SQLite and, as
+``[postgresql]``, the local PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,15 @@ from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published, game_topic
 from relay.domain.game.events import GameEnded, MoveMade
 from relay.hub.recorder import GameRecorder
-from relay.store.engine import open_store
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
+from tests.services import store_engine
 
 
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    engine = open_store(f"sqlite:///{tmp_path / 'recorder.db'}")
-    yield engine
-    engine.dispose()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request, tmp_path) -> Iterator[Engine]:
+    with store_engine(request.param, tmp_path) as engine:
+        yield engine
 
 
 @pytest.fixture
@@ -92,6 +92,6 @@ async def test_closing_gives_the_store_threads_connection_back(engine, games):
     round_id, (game, _) = games
     recorder = GameRecorder(engine, MemoryBus())
     await recorder.record(round_id=round_id, game_id=game, events=[move(1, "e4")])
-    assert engine.pool.checkedout() == 1  # type: ignore[attr-defined]
+    assert engine.pool.checkedout() == 1
     recorder.close()
-    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    assert engine.pool.checkedout() == 0

@@ -7,19 +7,10 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine
 
-from relay.store.engine import open_store
-from tests.services import postgres_database
+from tests.services import store_engine
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def engine(request, tmp_path) -> Iterator[Engine]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'relay.db'}"
-        engine = open_store(url)
+    with store_engine(request.param, tmp_path) as engine:
         yield engine
-        engine.dispose()
-    else:
-        with postgres_database() as url:
-            engine = open_store(url)
-            yield engine
-            engine.dispose()
