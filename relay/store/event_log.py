@@ -30,6 +30,21 @@ _LAST_SEQ = select(func.max(_LOG.c.seq)).where(_LOG.c.game_id == bindparam("game
 _INSERT = insert(_LOG)
 
 
+def numbered(
+    game_id: int, last: int, events: Sequence[tuple[str, Mapping[str, Any]]], recorded_at: float
+) -> list[StoredEvent]:
+    """``(kind, data)`` events as a game's log stores them, numbered on from ``last``."""
+    return [
+        StoredEvent(game_id, last + n, kind, dict(data), recorded_at)
+        for n, (kind, data) in enumerate(events, start=1)
+    ]
+
+
+def encode_data(data: Mapping[str, Any]) -> str:
+    """An event's data as the log's ``data`` column holds it."""
+    return json.dumps(data, separators=(",", ":"))
+
+
 def append_events(
     session: Session,
     *,
@@ -45,21 +60,16 @@ def append_events(
     second writer fail rather than fork the log. (A live round's moves take a faster path
     with the same rules: :class:`relay.store.log_appender.LogAppender`.)
     """
-    connection = session.connection()
-    seq = int(connection.execute(_LAST_SEQ, {"game_id": game_id}).scalar() or 0)
-    stored = [
-        StoredEvent(game_id, seq + n, kind, dict(data), recorded_at)
-        for n, (kind, data) in enumerate(events, start=1)
-    ]
+    stored = numbered(game_id, last_seq(session, game_id=game_id), events, recorded_at)
     if stored:
-        connection.execute(
+        session.connection().execute(
             _INSERT,
             [
                 {
                     "game_id": game_id,
                     "seq": item.seq,
                     "kind": item.kind,
-                    "data": json.dumps(item.data, separators=(",", ":")),
+                    "data": encode_data(item.data),
                     "recorded_at": recorded_at,
                 }
                 for item in stored

@@ -15,13 +15,12 @@ numbering rules.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, PoolProxiedConnection
 
-from relay.store.event_log import StoredEvent
+from relay.store.event_log import StoredEvent, encode_data, numbered
 from relay.store.models import GameEventRow
 
 #: The placeholder of each DB-API parameter style our drivers use (sqlite3, psycopg).
@@ -69,21 +68,12 @@ class LogAppender:
                 cursor.execute(self._last_seq, (game_id,))
                 row = cursor.fetchone()
                 seq = int(row[0] or 0) if row is not None else 0
-                stored = [
-                    StoredEvent(game_id, seq + n, kind, dict(data), recorded_at)
-                    for n, (kind, data) in enumerate(events, start=1)
-                ]
+                stored = numbered(game_id, seq, events, recorded_at)
                 if stored:
                     cursor.executemany(
                         self._insert,
                         [
-                            (
-                                game_id,
-                                item.seq,
-                                item.kind,
-                                json.dumps(item.data, separators=(",", ":")),
-                                recorded_at,
-                            )
+                            (game_id, item.seq, item.kind, encode_data(item.data), recorded_at)
                             for item in stored
                         ],
                     )
