@@ -58,7 +58,8 @@ from relay.domain.game.settling import Settling
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_feed import BoardFeed
 
-REAL_GAMES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-games.pgn"
+#: The real games of the test data (tests/data/README.md), in this repository.
+REAL_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "real-games.pgn"
 #: Tournament pace at speed 1: seconds of thought per ply, seconds between two touches.
 HALL_PACE = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5)
 #: A real board sweeps its sensors every 200-250 ms.

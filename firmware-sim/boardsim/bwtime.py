@@ -1,6 +1,6 @@
 """BWTIME data (the 7 bytes after the header): clock times, status, and clock acks.
 
-Layout, following the 2015+ DGT header (see ``/work/shared/docs/dgt-protocol.md``):
+Layout, following the 2015+ DGT header (see ``docs/dgt-protocol.md``):
 
 * bytes 0-2 the **right** side, bytes 3-5 the **left** side: hours byte (low nibble hours
   0-9; bit 4 flag fallen and blocked at zero; bit 5 per-move bonus active; bit 6 flag shown),

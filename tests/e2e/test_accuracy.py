@@ -1,7 +1,7 @@
 """Every game of the accuracy corpus, played by messy simulated hands on boards served over
 real pseudo-terminals, comes out of the hub's board feed move for move.
 
-The corpus of issue 4: every real game of ``shared/data/real-games.pgn`` plus 500 generated
+The corpus of issue 4: every real game of ``tests/data/real-games.pgn`` plus 500 generated
 games steered to castle both ways, capture en passant, promote to every piece and shuffle
 into repetitions. The harness of ``bench/accuracy.py`` (120 boards in two processes, the real
 DGT driver) at twice a hall's pace. Every window shrinks with the pace while a busy host's

@@ -23,12 +23,12 @@ import chess.pgn
 from websockets.sync.client import connect
 
 from relay.demo.run import bundled_games
+from tests.data_files import DATA
 from tests.live_round import LiveRound, live_round
 
 BOARDS = 50
 SILENT_BOARD = 7
 FAST = ("--ply-seconds", "1", "--touch-seconds", "0.05", "--seed", "3")
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def change_time(live: LiveRound, game_id: int, **change: Any) -> Any:

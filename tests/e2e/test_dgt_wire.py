@@ -1,7 +1,8 @@
 """The DGT driver against the simulator over real pseudo-terminals (pyserial, no mocks).
 
-Every game of the shared real-games corpus is played on simulated boards with clocks; the
-driver must report each position the game passes through, in order, and every clock press.
+Every game of the real-games corpus (tests/data/real-games.pgn) is played on simulated
+boards with clocks; the driver must report each position the game passes through, in order,
+and every clock press.
 One bus line carrying a board per game must do the same, and so must a board whose cable is pulled
 and plugged back mid-game.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 import anyio
 import chess
@@ -39,8 +39,9 @@ from drivers.events import (
     RunMode,
     SetAndRun,
 )
+from tests.data_files import DATA
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-games.pgn"
+CORPUS = DATA / "real-games.pgn"
 FAST = Pace(ply_seconds=0.03, touch_seconds=0.003, jitter=0.5)
 
 

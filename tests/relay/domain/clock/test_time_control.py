@@ -24,8 +24,7 @@ from relay.domain.clock.written_time_control import (
     parse_human,
     parse_time_control,
 )
-
-DATA = Path(__file__).resolve().parents[4].parent / "shared" / "data"
+from tests.data_files import DATA
 
 FISCHER, DELAY, BRONSTEIN = Bonus.FISCHER, Bonus.DELAY, Bonus.BRONSTEIN
 

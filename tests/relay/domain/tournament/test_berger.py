@@ -1,18 +1,19 @@
-"""Berger tables against seed 004's appendix 1, read from the seed itself, and the rules
-every round robin keeps."""
+"""Berger tables against seed 004's appendix 1, read from the seed's own text (a verbatim
+extract in tests/data/seeds/), and the rules every round robin keeps."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from relay.domain.tournament.berger import BergerError, berger_rounds, double_round_robin
+from tests.data_files import seed_extract
 
-SEED = Path(__file__).resolve().parents[4].parent / "shared" / "seeds" / "004_416d81ab5ba0e8bd.txt"
+#: Seed 004 lines 563-669: the blank crosstables and Berger tables of appendix 1.
+SEED_TABLES = "004-appendix-1-berger.txt"
 
 #: Misprints in the seed's tables, by (players, round, board): what it prints, and what the
 #: rule (and FIDE C.05 Annex 1) has there.
@@ -33,10 +34,7 @@ MISPRINTS = {
 def seed_tables() -> dict[int, list[list[tuple[int, int]]]]:
     """The single round robins in the seed's appendix 1, by number of players (the double
     round robin example comes after them)."""
-    text = SEED.read_text(encoding="utf-8")
-    start = text.index("Events for Children")
-    end = text.index("Double Round. In this case")
-    part = text[start:end].replace("**", "")
+    part = seed_extract(SEED_TABLES).replace("**", "")
     tables: dict[int, list[list[tuple[int, int]]]] = {}
     rounds: list[list[tuple[int, int]]] = []
     for found in re.finditer(

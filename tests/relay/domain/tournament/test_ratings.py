@@ -1,10 +1,10 @@
-"""Rating rules against the seeds' own numbers (seed 004's table read from the seed itself),
-FIDE's two tables against each other, and the properties every rating exchange keeps."""
+"""Rating rules against the seeds' own numbers (seed 004's table read from the seed's own
+text, a verbatim extract in tests/data/seeds/), FIDE's two tables against each other, and the
+properties every rating exchange keeps."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -37,9 +37,10 @@ from relay.domain.tournament.ratings import (
     round_half_up,
     wolc_performance,
 )
+from tests.data_files import seed_extract
 
-SEEDS = Path(__file__).resolve().parents[4].parent / "shared" / "seeds"
-SEED_004 = SEEDS / "004_416d81ab5ba0e8bd.txt"
+#: Seed 004 lines 941-1008: the table of appendix 4, rule 7(d).
+SUBTRACTION_TABLE = "004-appendix-4-new-player-subtraction.txt"
 
 scores = st.sampled_from([0.0, 0.5, 1.0])
 ratings = st.integers(min_value=1000, max_value=2900)
@@ -184,8 +185,7 @@ def test_scores_other_than_0_half_1_are_refused() -> None:
 def seed_subtraction_table() -> dict[tuple[int, int], int]:
     """Appendix 4's table as the seed prints it (lines 941-1008, over three pages), by
     (games, half points): each line holds one or two (games, score, subtract) triples."""
-    text = SEED_004.read_text(encoding="utf-8")
-    part = text[text.index("Appendix 4") : text.index("8. Where an event commences")]
+    part = seed_extract(SUBTRACTION_TABLE)
     table: dict[tuple[int, int], int] = {}
     for line in part.splitlines():
         cells = [cell.strip() for cell in line.split("\t")]

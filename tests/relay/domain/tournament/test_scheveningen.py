@@ -1,11 +1,10 @@
-"""Scheveningen tables against seed 004's appendix 2, read from the seed itself, and the rules
-every Scheveningen match keeps."""
+"""Scheveningen tables against seed 004's appendix 2, read from the seed's own text (a
+verbatim extract in tests/data/seeds/), and the rules every Scheveningen match keeps."""
 
 from __future__ import annotations
 
 import re
 from itertools import groupby
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -19,8 +18,10 @@ from relay.domain.tournament.scheveningen import (
     blocks,
     scheveningen_rounds,
 )
+from tests.data_files import seed_extract
 
-SEED = Path(__file__).resolve().parents[4].parent / "shared" / "seeds" / "004_416d81ab5ba0e8bd.txt"
+#: Seed 004 lines 698-872: appendix 2, up to the page footer before appendix 3.
+SEED_TABLES = "004-appendix-2-scheveningen.txt"
 
 Table = list[list[str]]  # rounds of games, board by board, as "A1-B1"
 GRID_GAME = re.compile(r"([AB]\d+)\t([AB]\d+)")
@@ -31,8 +32,7 @@ def seed_tables() -> dict[int, Table]:
     (a row per board, a column per round); the ten-board table comes a round at a time
     ("Rnd 1", then "A1 B1" per board), and the page cuts rounds 6-10 after board 3: their
     other boards follow after round 10, round by round."""
-    text = SEED.read_text(encoding="utf-8")
-    part = text[text.index("Appendix 2: Tables for the Scheveningen") : text.index("Appendix 3")]
+    part = seed_extract(SEED_TABLES)
     tables: dict[int, Table] = {}
     grids, ten = part.split("devised by Geurt Gijssen")
     for found in re.finditer(r"Match on \w+ Boards\n\n(Rd\..*\n)((?:[AB]\d.*\n)+)", grids):

@@ -1,6 +1,6 @@
 """BH-C1, BH and ARO on the FIDE Women's World Rapid Championship 2024 (New York, 11 rounds).
 
-The file (/work/shared/data/fide-womens-world-rapid-2024-results.pgn) has 605 games without
+The file (tests/data/fide-womens-world-rapid-2024-results.pgn) has 605 games without
 moves: Round "r.b", White, Black, Result, WhiteElo, BlackElo. Every round has 55 games, and
 all 110 players appear in every round, so nobody had a bye or an absence: the C.07 article
 16 rules for unplayed rounds do not arise (the test checks that). A forfeit cannot be told
@@ -19,14 +19,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import chess.pgn
 import pytest
 
 from relay.domain.tournament.tie_breaks import Played, Standing, standings
+from tests.data_files import DATA
 
-PGN = Path("/work/shared/data/fide-womens-world-rapid-2024-results.pgn")
+PGN = DATA / "fide-womens-world-rapid-2024-results.pgn"
 TAG = re.compile(r'^\[(\w+) "([^"]*)"\]$', re.MULTILINE)
 WHITE_SCORE = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 
