@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep, ViewerDep
 from relay.api.refusals import refusals
@@ -21,6 +22,7 @@ from relay.domain.formats.trf import TrfError, render_trf
 from relay.domain.tournament.tie_break_names import parse_order
 from relay.hub.pairing_desk import PairingRefusedError, RoundPairings
 from relay.hub.pairing_engine import PairingEngineError
+from relay.store.access import audit
 from relay.store.pairings import BYE_KINDS, set_tournament_rules
 from relay.store.tournaments import ConflictError, get_round, get_tournament
 
@@ -49,9 +51,18 @@ class WithdrawalIn(BaseModel):
 
 
 class RulesIn(BaseModel):
-    pairing_system: str | None = Field(description=f"one of {', '.join(PAIRING_SYSTEMS)}")
+    """Only the fields given change; one left out keeps its stored value, and ``{}`` changes
+    nothing. A field given as null is set to null."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pairing_system: str | None = Field(
+        default=None,
+        description=f"one of {', '.join(PAIRING_SYSTEMS)}; null: the arbiter gives the pairings",
+    )
     tie_breaks: list[str] | None = Field(
-        description="FIDE C.07 names in order, e.g. BH-C1, BH, SB; null for the default"
+        default=None,
+        description="FIDE C.07 names in order, e.g. BH-C1, BH, SB; null for the default",
     )
 
 
@@ -153,20 +164,57 @@ async def withdraw_player(
 async def set_rules(
     hub: HubDep, who: ArbiterDep, tournament_id: int, body: RulesIn
 ) -> dict[str, Any]:
-    """The tournament's pairing system and tie-break order."""
+    """Change the tournament's pairing system, its tie-break order, or both: only the fields
+    in the body change (``{}`` changes nothing). The answer is the rules as now stored; what
+    changed is audited."""
+    given = body.model_fields_set
     if body.pairing_system is not None and body.pairing_system not in PAIRING_SYSTEMS:
         raise HTTPException(422, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
     try:
         order = None if body.tie_breaks is None else parse_order(", ".join(body.tie_breaks))
     except ValueError as error:
-        raise HTTPException(422, str(error)) from None
-    with refusals(f"tournament {tournament_id}"):
-        tournament = await hub.recorder.run(
-            lambda s: set_tournament_rules(
-                s, tournament_id=tournament_id, pairing_system=body.pairing_system, tie_breaks=order
+        raise HTTPException(422, f"tie_breaks: {error}") from None
+
+    def store(session: Session) -> dict[str, Any]:
+        tournament = get_tournament(session, tournament_id=tournament_id)
+        before: dict[str, Any] = {
+            "pairing_system": tournament.pairing_system,
+            "tie_breaks": _tie_breaks(tournament.tie_breaks),
+        }
+        after = dict(before)
+        if "pairing_system" in given:
+            after["pairing_system"] = body.pairing_system
+        if "tie_breaks" in given:
+            after["tie_breaks"] = None if order is None else list(order)
+        changed = {k: {"from": before[k], "to": after[k]} for k in before if before[k] != after[k]}
+        if changed:
+            set_tournament_rules(
+                session,
+                tournament_id=tournament_id,
+                pairing_system=after["pairing_system"],
+                tie_breaks=after["tie_breaks"],
+                commit=False,
             )
-        )
-    return {"pairing_system": tournament.pairing_system, "tie_breaks": order}
+            audit(
+                session,
+                who=who,
+                action="set-rules",
+                target=f"tournament {tournament_id}",
+                detail=changed,
+                commit=False,
+            )
+            session.commit()
+        return after
+
+    with refusals(f"tournament {tournament_id}"):
+        return await hub.recorder.run(store)
+
+
+def _tie_breaks(stored: str | None) -> list[str] | None:
+    """The stored tie-break order (``"BH-C1, BH"``) as its names."""
+    if stored is None:
+        return None
+    return [name.strip() for name in stored.split(",") if name.strip()]
 
 
 @router.get("/tournaments/{tournament_id}/report.trf", response_class=PlainTextResponse)

@@ -9,8 +9,9 @@ has withdrawn; the engine pairs everyone else.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
-from relay.domain.formats.trf import TrfTournament
+from relay.domain.formats.trf import TrfTournament, title_of
 from relay.domain.tournament.pairing_rules import check_round
 from relay.domain.tournament.swiss import (
     Board,
@@ -142,6 +143,8 @@ def tournament_report(history: TournamentHistory) -> TrfTournament:
     state = swiss_state(history, finished + 1)
     report = tournament_trf(state.with_requested_byes({}))
     tournament = history.tournament
+    # Titles in the official form; one the TRF has no code for (LM) is left out.
+    titles = {p.start_number: title_of(p.title or "") for p in history.players}
     return TrfTournament(
         name=report.name,
         city=tournament.site if tournament.site != "?" else None,
@@ -150,5 +153,5 @@ def tournament_report(history: TournamentHistory) -> TrfTournament:
         rounds=max(tournament.rounds_planned or 0, finished),
         time_control=tournament.time_control,
         first_colour=report.first_colour,
-        players=report.players,
+        players=[replace(p, title=titles.get(p.start_number)) for p in report.players],
     )

@@ -23,6 +23,8 @@ Choices the file leaves open:
   (:class:`TrfImportError`). A blank result leaves the game open.
 * **Pairing system.** A TRF has no field for it. The free-text type (``092``) is read for
   "round robin" (``double`` making it a double round robin); anything else is ``swiss``.
+* **Titles.** Read in either form the TRF descriptions and programs use (``GM`` or ``g``,
+  ``WGM`` or ``wg``, any case) and stored in the official one, ``GM``, ``WGM``, ...
 * **What is dropped.** Sex and birth date (no column for them), the first-round colour
   (the store does not keep one; the report says ``white``), a ``122`` time control the
   relay cannot read, and a rating or FIDE id of 0 (unrated, unknown).
@@ -52,17 +54,6 @@ from relay.store.tournaments import (
     create_tournament,
 )
 
-#: TRF title codes (columns 11-13) as the relay writes titles.
-TITLES: Mapping[str, str] = {
-    "g": "GM",
-    "wg": "WGM",
-    "m": "IM",
-    "wm": "WIM",
-    "f": "FM",
-    "wf": "WFM",
-    "c": "CM",
-    "wc": "WCM",
-}
 #: TRF bye codes as our bye kinds; blank is an entry without an opponent or a result.
 BYES: Mapping[str, str] = {"U": "pab", "H": "half", "F": "full", "Z": "zero", "": "zero"}
 #: White's result code as (result, forfeit).
@@ -185,7 +176,7 @@ def _import(
             start_number=player.start_number,
             name=player.name,
             fide_id=player.fide_id or None,
-            title=None if player.title is None else TITLES[player.title],
+            title=player.title,  # the official form (GM, WGM, ...), as the relay holds it
             rating=player.rating or None,
             federation=player.federation,
             commit=False,

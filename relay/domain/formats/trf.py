@@ -12,6 +12,13 @@ Player lines ``001`` use these 1-based columns: 5-8 start number, 10 sex, 11-13 
 86-89 rank, then one block per round r at column 92 + 10(r-1): opponent (``0000`` for none),
 colour at +5, result at +7.
 
+Titles (columns 11-13) are FIDE's: the TRF16 and TRF-2026 descriptions give them as ``GM``,
+``IM``, ``WGM``, ``FM``, ``WIM``, ``CM``, ``WFM``, ``WCM``, the form written here
+(right-aligned). Older files, and the TRFx samples of JaVaFo-based programs, carry one- and
+two-letter codes instead: ``g``, ``m``, ``wg``, ``f``, ``wm``, ``c``, ``wf``, ``wc``. Both are
+read, in any case and alignment, and a :class:`TrfPlayer` holds the official form
+(:func:`title_of`). Honorary titles are not in the descriptions and are refused.
+
 Parsing is strict: a misaligned column, a points total that disagrees with the results, or a
 game the two players report differently raises :class:`TrfError` with the line number,
 because pairing engines refuse such files or, worse, pair from them. Lines this model does
@@ -67,7 +74,20 @@ _MIRROR: dict[str, frozenset[str]] = {
     "": frozenset({""}),
 }
 SEXES = frozenset("mwf")
-TITLES = frozenset({"g", "wg", "m", "wm", "f", "wf", "c", "wc"})
+#: FIDE titles as the TRF16 and TRF-2026 descriptions give them: the form held and written.
+TITLES = frozenset({"GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"})
+#: The one- and two-letter codes of older TRFs and of JaVaFo-style TRFx files, read too.
+TITLE_LETTERS: dict[str, str] = {
+    "g": "GM",
+    "m": "IM",
+    "wg": "WGM",
+    "f": "FM",
+    "wm": "WIM",
+    "c": "CM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+_TITLES_KNOWN = "GM, IM, WGM, FM, WIM, CM, WFM, WCM or g, m, wg, f, wm, c, wf, wc"
 
 _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})")
 _POINTS = re.compile(r"\d{1,2}\.[05]|\d{1,4}")
@@ -75,6 +95,18 @@ _FEDERATION = re.compile(r"[A-Z]{3}")
 _COLOURS: dict[str, Colour] = {"w": "w", "b": "b", "-": "-"}
 _LINE_CODES = ("012", "022", "032", "042", "052", "062", "072", "092", "102", "122")
 _READ_CODES = frozenset({"001", *_LINE_CODES, "142", "152", "XXR", "XXC"})
+
+
+def title_of(text: str) -> str | None:
+    """The official form (``GM``, ``WGM``, ...) of a title written either way, in any case
+    and with any surrounding blanks: ``"gm"``, ``" g"``, ``"Wg "`` and ``"WGM"`` all read.
+
+    None for a text that is no FIDE title (a blank one included).
+    """
+    code = text.strip()
+    if code.upper() in TITLES:
+        return code.upper()
+    return TITLE_LETTERS.get(code.lower())
 
 
 class TrfError(ValueError):
@@ -98,6 +130,9 @@ class TrfResult:
 
 @dataclass(frozen=True)
 class TrfPlayer:
+    """One ``001`` line. A ``title`` given in either form is held in the official one (``g``
+    becomes ``GM``); one that is no FIDE title is kept as given and refused when written."""
+
     start_number: int
     name: str
     sex: str | None = None
@@ -109,6 +144,10 @@ class TrfPlayer:
     points: float = 0.0
     rank: int | None = None
     results: list[TrfResult] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.title is not None:
+            object.__setattr__(self, "title", title_of(self.title) or self.title)
 
 
 @dataclass(frozen=True)
@@ -191,7 +230,7 @@ def _render_player(p: TrfPlayer, line: int) -> str:
     if p.sex is not None and p.sex not in SEXES:
         raise TrfError(f"sex {p.sex!r} is not one of m, w, f", line)
     if p.title is not None and p.title not in TITLES:
-        raise TrfError(f"title {p.title!r} is not a TRF title code", line)
+        raise TrfError(f"title {p.title!r} is not a FIDE title ({_TITLES_KNOWN})", line)
     if p.federation is not None and not _FEDERATION.fullmatch(p.federation):
         raise TrfError(f"federation {p.federation!r} is not three capital letters", line)
     if p.start_number < 1:
@@ -373,9 +412,12 @@ def _parse_player(line: str, number: int) -> TrfPlayer:
     sex = cols(10, 10) or None
     if sex is not None and sex not in SEXES:
         raise TrfError(f"sex {sex!r} (column 10) is not m, w or f", number)
-    title = cols(11, 13) or None
-    if title is not None and title not in TITLES:
-        raise TrfError(f"title {title!r} (columns 11-13) is not a TRF title code", number)
+    written = cols(11, 13)
+    title = title_of(written)
+    if written and title is None:
+        raise TrfError(
+            f"title {written!r} (columns 11-13) is not a FIDE title ({_TITLES_KNOWN})", number
+        )
     federation = cols(54, 56) or None
     if federation is not None and not _FEDERATION.fullmatch(federation):
         raise TrfError(f"federation {federation!r} (columns 54-56) is not 3 letters", number)

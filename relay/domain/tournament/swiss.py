@@ -7,8 +7,9 @@ refuses a player line without one), the number of rounds and the first-round col
 A bye asked for the round about to be paired (``H``, ``F``, ``Z``) is written as that
 round's entry, which is how JaVaFo-style engines learn who is not to be paired.
 
-Titles, sex and birth dates are left out on purpose: pairing does not use them, and the
-engines read title codes differently from the TRF's own (``gm`` against ``g``).
+Titles, sex and birth dates are left out on purpose: pairing does not use them, and
+engines and TRFs have written titles in more than one form (``GM``, ``gm``, ``g``). The
+tournament report adds the titles (``relay.hub.swiss_round.tournament_report``).
 """
 
 from __future__ import annotations

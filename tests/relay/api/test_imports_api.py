@@ -14,7 +14,7 @@ from relay.domain.formats.trf import TrfTournament, parse_trf, render_trf
 from relay.store.models import AuditEntry, Bye, Game, GameEventRow, Player, Round, Tournament
 from tests.relay.api.helpers import hub_of, token
 from tests.relay.domain.tournament.test_womens_rapid_2024 import PGN, expected_crosstable
-from tests.relay.store.test_trf_import import club_open
+from tests.relay.store.test_trf_import import SWISS_MANAGER_TRF16, club_open
 
 TRF_TYPE = {"Content-Type": "text/plain"}
 PGN_TYPE = {"Content-Type": "application/x-chess-pgn"}
@@ -35,10 +35,11 @@ def stored(client: TestClient) -> dict[str, int]:
 
 
 def described(trf: TrfTournament) -> dict[int, tuple[object, ...]]:
-    """Each player and every round's opponent, colour and result."""
+    """Each player (with the title) and every round's opponent, colour and result."""
     return {
         p.start_number: (
             p.name,
+            p.title,
             p.rating,
             p.federation,
             p.fide_id,
@@ -86,6 +87,56 @@ def test_a_trf_comes_back_as_the_same_tournament(client, dialect):
     # Unpublished by default: the public sees no round of it.
     assert client.get("/api/rounds").json() == []
     assert len(client.get("/api/rounds", headers=admin).json()) == 3
+
+
+def test_a_swiss_manager_trf_comes_back_with_its_titles_in_the_official_form(client):
+    """The TRF16 of tests/data/trf, laid out as Swiss-Manager lays it out (see
+    tests/relay/domain/formats/test_trf_swiss_manager.py), imported, exported as the
+    tournament report and read again: the same players, titles and results."""
+    admin = token(client, "admin")
+    text = SWISS_MANAGER_TRF16.read_text(encoding="utf-8")
+    answer = post_trf(client, text, admin)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert {k: body[k] for k in ("players", "rounds", "games")} == {
+        "players": 10,
+        "rounds": 4,
+        "games": 18,
+    }
+    report = client.get(f"/api/tournaments/{body['tournament_id']}/report.trf", headers=admin)
+    assert report.status_code == 200, report.text
+    back, sent = parse_trf(report.text), parse_trf(text)
+    assert described(back) == described(sent)
+    assert (back.name, back.rounds, back.start, back.end) == (
+        sent.name,
+        sent.rounds,
+        sent.start,
+        sent.end,
+    )
+    lines = [line for line in report.text.splitlines() if line.startswith("001")]
+    assert [line[10:13] for line in lines] == [
+        *(" GM", " IM", "WGM", " FM", "WIM", " CM", "WFM", "   ", "WCM", "   "),
+    ]
+    # Imported again (under another name), it is the same tournament once more.
+    again = post_trf(client, report.text.replace(f"012 {sent.name}", "012 Again"), admin)
+    assert again.status_code == 200, again.text
+    second = client.get(
+        f"/api/tournaments/{again.json()['tournament_id']}/report.trf", headers=admin
+    )
+    assert described(parse_trf(second.text)) == described(sent)
+
+
+def test_a_trf_with_an_unknown_title_is_422_naming_the_line_and_columns(client):
+    admin = token(client, "admin")
+    before = stored(client)
+    lines = SWISS_MANAGER_TRF16.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if line.startswith("001"))
+    lines[number - 1] = lines[number - 1][:10] + "HGM" + lines[number - 1][13:]
+    bad = post_trf(client, "\n".join(lines) + "\n", admin)
+    assert bad.status_code == 422
+    detail = bad.json()["detail"]
+    assert f"line {number}: title 'HGM' (columns 11-13) is not a FIDE title" in detail
+    assert stored(client) == before
 
 
 def test_rounds_may_be_published_on_import(client):

@@ -5,6 +5,7 @@ database as it was."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func
@@ -28,7 +29,11 @@ from relay.store.trf_import import TrfImportError, import_trf
 
 W, B, D = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW
 WF, BF = GameResult.WHITE_WINS_BY_FORFEIT, GameResult.BLACK_WINS_BY_FORFEIT
+#: Given in the older letter codes; a TrfPlayer holds them as GM, WGM, IM, WFM, CM.
 TITLE_CODES = {1: "g", 2: "wg", 3: "m", 4: "wf", 5: "c"}
+SWISS_MANAGER_TRF16 = (
+    Path(__file__).resolve().parents[2] / "data" / "trf" / "swiss-manager-trf16.trf"
+)
 
 
 def club_open() -> TrfTournament:
@@ -202,3 +207,44 @@ def test_a_round_robin_type_sets_the_system(engine):
         tournament = session.get(Tournament, report.tournament_id)
         assert tournament is not None
         assert tournament.pairing_system == "double-round-robin"
+
+
+def test_a_swiss_manager_file_is_stored_with_its_titles_results_and_byes(engine):
+    """The TRF16 of tests/data/trf, laid out as Swiss-Manager lays it out (see
+    tests/relay/domain/formats/test_trf_swiss_manager.py): upper-case titles, all four
+    kinds of bye, forfeits either way."""
+    trf = parse_trf(SWISS_MANAGER_TRF16.read_text(encoding="utf-8"))
+    with Session(engine) as session:
+        report = import_trf(session, trf, who_user="Chief Arbiter", at=5.0)
+        assert (report.players, report.rounds, report.games) == (10, 4, 18)
+        players = {
+            p.start_number: p
+            for p in session.exec(
+                select(Player).where(Player.tournament_id == report.tournament_id)
+            )
+        }
+        assert {n: (p.title, p.rating) for n, p in players.items()} == {
+            1: ("GM", 2605), 2: ("IM", 2480), 3: ("WGM", 2390), 4: ("FM", 2330),
+            5: ("WIM", 2260), 6: ("CM", 2210), 7: ("WFM", 2105), 8: (None, 2040),
+            9: ("WCM", 2010), 10: (None, None),
+        }  # fmt: skip
+        rounds = session.exec(
+            select(Round)
+            .where(Round.tournament_id == report.tournament_id)
+            .order_by(col(Round.number))
+        ).all()
+        numbers = {p.id: n for n, p in players.items()}
+        byes = {
+            (r.number, numbers[b.player_id], b.kind)
+            for r in rounds
+            for b in session.exec(select(ByeRow).where(ByeRow.round_id == r.id))
+        }
+        assert byes == {(2, 6, "half"), (2, 10, "zero"), (3, 7, "full"), (3, 10, "pab")}
+        forfeits = {}
+        for r in rounds:
+            for pairing in round_pairings(session, round_id=r.id or 0):
+                (result, _) = read_events(session, game_id=pairing.game_id)
+                if result.data["forfeit"]:
+                    pair = (numbers[pairing.white.id], numbers[pairing.black.id])
+                    forfeits[(r.number, pair)] = result.data["result"]
+        assert forfeits == {(1, (5, 10)): "1-0", (3, (6, 8)): "0-1"}

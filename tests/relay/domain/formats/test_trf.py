@@ -20,6 +20,7 @@ from relay.domain.formats.trf import (
     dialect_of,
     parse_trf,
     render_trf,
+    title_of,
 )
 
 # Written by hand from the column table in docs/formats.md section 5 (1-based columns):
@@ -40,11 +41,11 @@ HEADER = (
     "122 90 min/40 moves + 30 min + 30 s/move\n"
 )
 PLAYERS = (
-    "001    1 m  g Navara, David                     2680 CZE      309095 1985/03/27"
+    "001    1 m GM Navara, David                     2680 CZE      309095 1985/03/27"
     "  2.5    1     4 w 1     3 b 1     2 w =\n"
-    "001    2 m  g Laznicka, Viktor                  2650 CZE      314471 1988/01/09"
+    "001    2 m GM Laznicka, Viktor                  2650 CZE      314471 1988/01/09"
     "  2.0    2     3 w =     4 b +     1 b =\n"
-    "001    3 w wm Novak, Jana                       2300 SVK    14912345 1999/12/01"
+    "001    3 wWIM Novak, Jana                       2300 SVK    14912345 1999/12/01"
     "  1.5    3     2 b =     1 w 0  0000 - U\n"
     "001    4 m    Test, Unrated                          GER             2010      "
     "  0.5    4     1 b 0     2 w -  0000 - H\n"
@@ -71,15 +72,15 @@ def expected_tournament() -> TrfTournament:
         arbiter="IA Novak, Petr",
         players=[
             TrfPlayer(
-                1, "Navara, David", "m", "g", 2680, "CZE", 309095, "1985/03/27", 2.5, 1,
+                1, "Navara, David", "m", "GM", 2680, "CZE", 309095, "1985/03/27", 2.5, 1,
                 [r(1, 4, "w", "1"), r(2, 3, "b", "1"), r(3, 2, "w", "=")],
             ),
             TrfPlayer(
-                2, "Laznicka, Viktor", "m", "g", 2650, "CZE", 314471, "1988/01/09", 2.0, 2,
+                2, "Laznicka, Viktor", "m", "GM", 2650, "CZE", 314471, "1988/01/09", 2.0, 2,
                 [r(1, 3, "w", "="), r(2, 4, "b", "+"), r(3, 1, "b", "=")],
             ),
             TrfPlayer(
-                3, "Novak, Jana", "w", "wm", 2300, "SVK", 14912345, "1999/12/01", 1.5, 3,
+                3, "Novak, Jana", "w", "WIM", 2300, "SVK", 14912345, "1999/12/01", 1.5, 3,
                 [r(1, 2, "b", "="), r(2, 1, "w", "0"), r(3, None, "-", "U")],
             ),
             TrfPlayer(
@@ -119,7 +120,7 @@ def test_canonical_columns():
     assert cols(first, 1, 3) == "001"
     assert cols(first, 5, 8) == "   1"
     assert cols(first, 10, 10) == "m"
-    assert cols(first, 11, 13) == "  g"
+    assert cols(first, 11, 13) == " GM"
     assert cols(first, 15, 47) == "Navara, David".ljust(33)
     assert cols(first, 49, 52) == "2680"
     assert cols(first, 54, 56) == "CZE"
@@ -132,7 +133,7 @@ def test_canonical_columns():
         assert cols(first, start, start + 7) == block
         assert cols(first, start + 5, start + 5) == block[5]
         assert cols(first, start + 7, start + 7) == block[7]
-    assert cols(third, 10, 13) == "w wm"
+    assert cols(third, 10, 13) == "wWIM"
     assert cols(third, 112, 119) == "0000 - U"
     assert cols(fourth, 49, 52) == "    "
     assert cols(fourth, 70, 79) == "2010      "
@@ -197,6 +198,89 @@ def test_a_round_without_a_block_in_the_middle_stays_empty():
     assert parse_trf(text) == t
 
 
+# --- titles ------------------------------------------------------------------------------------
+
+# The FIDE TRF16 and TRF-2026 descriptions give the title (columns 11-13) as GM, IM, WGM, FM,
+# WIM, CM, WFM, WCM; files from JaVaFo-style programs carry the older letter codes. Both are
+# read, in any case and alignment, as the official form, which is what is written back.
+LETTER_CODE = {
+    "GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc",
+}  # fmt: skip
+LETTER_CODES_16 = (
+    CANONICAL_16.replace("m GM Navara", "m  g Navara")
+    .replace("m GM Laznicka", "m  g Laznicka")
+    .replace("wWIM Novak", "w wm Novak")
+)
+
+
+def test_titles_are_the_official_ones():
+    assert set(LETTER_CODE) == TITLES
+
+
+@pytest.mark.parametrize(
+    ("written", "title"),
+    [
+        (" GM", "GM"), ("GM ", "GM"), ("gm ", "GM"), (" Gm", "GM"), ("  g", "GM"), ("g  ", "GM"),
+        (" G ", "GM"), (" IM", "IM"), ("  m", "IM"), ("M  ", "IM"), ("WGM", "WGM"), ("wgm", "WGM"),
+        ("WgM", "WGM"), (" wg", "WGM"), ("WG ", "WGM"), (" FM", "FM"), ("  f", "FM"),
+        ("WIM", "WIM"), (" wm", "WIM"), (" CM", "CM"), ("c  ", "CM"), ("WFM", "WFM"),
+        ("wf ", "WFM"), ("WCM", "WCM"), ("wcm", "WCM"), (" Wc", "WCM"), ("   ", None),
+    ],
+)  # fmt: skip
+def test_a_title_reads_in_either_form_any_case_and_alignment(written, title):
+    text = with_columns(CANONICAL_16, P3, 11, written)
+    player = parse_trf(text).players[2]
+    assert player.title == title
+    rendered = lines_of(render_trf(parse_trf(text)))[P3 - 1]
+    assert cols(rendered, 11, 13) == (title or "").rjust(3)
+
+
+@st.composite
+def written_titles(draw) -> tuple[str, str]:
+    """A title as some program writes it in columns 11-13 (official form or letter code,
+    any case, any alignment), and its official form."""
+    official = draw(st.sampled_from(sorted(LETTER_CODE)))
+    code = draw(st.sampled_from([official, LETTER_CODE[official]]))
+    cased = "".join(draw(st.sampled_from([c.lower(), c.upper()])) for c in code)
+    left = draw(st.integers(0, 3 - len(cased)))
+    return (" " * left + cased).ljust(3), official
+
+
+@given(written_titles())
+def test_any_written_title_reads_as_its_official_form(written):
+    text, official = written
+    assert title_of(text) == official
+    assert TrfPlayer(1, "A", title=text).title == official
+    parsed = parse_trf(with_columns(CANONICAL_16, P3, 11, text))
+    assert parsed.players[2].title == official
+    assert cols(lines_of(render_trf(parsed))[P3 - 1], 11, 13) == official.rjust(3)
+
+
+def test_a_file_with_the_letter_codes_reads_the_same_and_is_written_official():
+    assert LETTER_CODES_16 != CANONICAL_16
+    assert cols(lines_of(LETTER_CODES_16)[P1 - 1], 11, 13) == "  g"
+    assert parse_trf(LETTER_CODES_16) == expected_tournament()
+    assert render_trf(parse_trf(LETTER_CODES_16)) == CANONICAL_16
+
+
+def test_a_player_holds_the_official_form():
+    assert TrfPlayer(1, "A", title="wg").title == "WGM"
+    assert TrfPlayer(1, "A", title="Im") == TrfPlayer(1, "A", title="IM")
+    assert replace(TrfPlayer(1, "A"), title="c").title == "CM"
+    # One that is no title is kept as given, for the writer to refuse with its line.
+    assert TrfPlayer(1, "A", title="LM").title == "LM"
+
+
+@pytest.mark.parametrize("written", [" LM", "HGM", " HM", "  h", " xx", "w g", "gmx", " W "])
+def test_an_unknown_title_names_the_line_and_the_columns(written):
+    with pytest.raises(TrfError) as caught:
+        parse_trf(with_columns(CANONICAL_16, P3, 11, written))
+    assert caught.value.line == P3
+    reason = caught.value.reason
+    assert reason.startswith(f"title {written.strip()!r} (columns 11-13) is not a FIDE title")
+    assert "GM, IM, WGM, FM, WIM, CM, WFM, WCM" in reason
+
+
 # --- the property ------------------------------------------------------------------------------
 
 GAME_PAIRS = [("1", "0"), ("0", "1"), ("=", "="), ("+", "-"), ("-", "+"), ("-", "-")]
@@ -230,7 +314,7 @@ def tournaments(draw) -> TrfTournament:
             start_number=number,
             name=draw(TEXT.map(lambda s: s[:33].strip())),
             sex=draw(st.sampled_from([None, "m", "w", "f"])),
-            title=draw(st.sampled_from([None, *sorted(TITLES)])),
+            title=draw(st.none() | written_titles().map(lambda w: w[0])),
             rating=draw(st.none() | st.integers(0, 9999)),
             federation=draw(st.none() | st.from_regex(r"[A-Z]{3}", fullmatch=True)),
             fide_id=draw(st.none() | st.integers(0, 10**11 - 1)),
@@ -433,7 +517,8 @@ def test_points_count_byes_and_forfeits():
         ({"rating": 10000}, "rating"),
         ({"fide_id": 10**11}, "FIDE id"),
         ({"federation": "cze"}, "federation"),
-        ({"title": "GM"}, "title"),
+        ({"title": "LM"}, "title"),
+        ({"title": "HGM"}, "title"),
         ({"sex": "x"}, "sex"),
         ({"points": 2.25}, "whole or half"),
         ({"start_number": 0}, "start number"),
