@@ -5,7 +5,6 @@ database as it was."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func
@@ -26,14 +25,13 @@ from relay.store.models import AuditEntry, Game, GameEventRow, Player, Round, To
 from relay.store.models import Bye as ByeRow
 from relay.store.tournaments import ConflictError, round_pairings
 from relay.store.trf_import import TrfImportError, import_trf
+from tests.data_files import DATA
 
 W, B, D = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW
 WF, BF = GameResult.WHITE_WINS_BY_FORFEIT, GameResult.BLACK_WINS_BY_FORFEIT
 #: Given in the older letter codes; a TrfPlayer holds them as GM, WGM, IM, WFM, CM.
 TITLE_CODES = {1: "g", 2: "wg", 3: "m", 4: "wf", 5: "c"}
-SWISS_MANAGER_TRF16 = (
-    Path(__file__).resolve().parents[2] / "data" / "trf" / "swiss-manager-trf16.trf"
-)
+SWISS_MANAGER_TRF16 = DATA / "trf" / "swiss-manager-trf16.trf"
 
 
 def club_open() -> TrfTournament:

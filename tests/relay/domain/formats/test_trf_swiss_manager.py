@@ -15,13 +15,13 @@ unrated one.
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from relay.domain.formats.trf import parse_trf, render_trf
+from tests.data_files import DATA
 
-FILE = Path(__file__).resolve().parents[3] / "data" / "trf" / "swiss-manager-trf16.trf"
+FILE = DATA / "trf" / "swiss-manager-trf16.trf"
 TEXT = FILE.read_text(encoding="utf-8")
 
 #: start number: (sex, title, name, rating, federation, FIDE id, birth, points, rank)
