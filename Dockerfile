@@ -2,16 +2,16 @@
 #   docker build -t chess-relay .
 #   docker run -p 8000:8000 -v relay-data:/data chess-relay
 # A USB board: add --device /dev/ttyACM0 (the user is in the dialout group).
+# The install is a user's `pip install .`: the pages ship inside the package.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     RELAY_HOST=0.0.0.0 \
     RELAY_PORT=8000 \
-    RELAY_DB=sqlite:////data/relay.db \
-    RELAY_WEB_DIR=/app/web
+    RELAY_DB=sqlite:////data/relay.db
 
-WORKDIR /app
+WORKDIR /src
 COPY requirements.lock ./
 RUN pip install --no-cache-dir -r requirements.lock
 
@@ -21,10 +21,12 @@ COPY drivers ./drivers
 COPY firmware-sim ./firmware-sim
 COPY web ./web
 RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf /src \
     && useradd --system --uid 10001 --groups dialout --home-dir /data relay \
     && mkdir -p /data && chown relay /data
 
 USER relay
+WORKDIR /data
 VOLUME /data
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \

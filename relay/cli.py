@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from pathlib import Path
 
 from sqlmodel import Session
@@ -36,11 +37,19 @@ class CommandError(RuntimeError):
     """A command that cannot go on; the message is for the user."""
 
 
+def _version() -> str:
+    try:
+        return metadata.version("chess-relay")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="relay", description="Live relay of over-the-board chess from electronic boards."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the hub does")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="run the hub: API, live streams and pages")

@@ -4,10 +4,12 @@ Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT
 ``RELAY_RATE_LIMIT`` (public requests per second per client), ``RELAY_REDIS`` (a Redis URL
 for several server processes), ``RELAY_BACKUP_DIR`` and
 ``RELAY_BACKUP_MINUTES`` (periodic SQLite backups),
-``RELAY_WEB_DIR`` (the pages to serve), ``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
+``RELAY_WEB_DIR`` (the pages to serve; by default those installed with the package),
+``RELAY_SETTLE_SECONDS`` and ``RELAY_DGT_TURN_BITS``
 (``2015``, the default, or ``pre-2015`` for clocks that report the players' turn bits the
 other way round) and ``RELAY_DGT_CLOCK_BIT`` (``no-clock``, the default: status bit 5 set
-means no clock; ``clock-connected`` for firmware that sets it the other way round).
+means no clock; ``clock-connected`` for firmware that sets it the other way round) and
+``RELAY_BANNER`` (a line shown at the top of every page).
 """
 
 from __future__ import annotations
@@ -21,9 +23,12 @@ from typing import Any
 from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
 
 
-def _source_web_dir() -> Path:
-    # In a source checkout (and an editable install) the pages sit beside the package.
-    return Path(__file__).resolve().parent.parent / "web"
+def _default_web_dir() -> Path:
+    """The pages: inside the package when it is installed (``relay/web``, package data), else
+    beside it in a source checkout or an editable install (``web/``)."""
+    package = Path(__file__).resolve().parent
+    installed = package / "web"
+    return installed if (installed / "index.html").is_file() else package.parent / "web"
 
 
 #: The readings of the DGT clock's two disputed status bits (see drivers/dgt/bwtime.py).
@@ -47,6 +52,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "RELAY_BACKUP_DIR": ("backup_dir", Path),
     "RELAY_BACKUP_MINUTES": ("backup_minutes", float),
     "RELAY_FANOUT_THREADS": ("fanout_threads", int),
+    "RELAY_BANNER": ("banner", str),
 }
 
 
@@ -59,7 +65,7 @@ class Settings:
     db_url: str = "sqlite:///relay.db"
     host: str = "127.0.0.1"
     port: int = 8000
-    web_dir: Path = field(default_factory=_source_web_dir)
+    web_dir: Path = field(default_factory=_default_web_dir)
     settle_seconds: float = DEFAULT_SETTLE_SECONDS
     #: How long a board takes to sweep its sensors (a DGT board: 200-250 ms); a position is
     #: settled only after two sweeps, and a clock press is judged after the next one.
@@ -88,6 +94,8 @@ class Settings:
     redis_namespace: str = "relay"
     backup_minutes: float = 10.0
     backup_keep: int = 24
+    #: A line of text shown at the top of every page ("Simulation: ...", "Round 5 at 15:00").
+    banner: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

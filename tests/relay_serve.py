@@ -31,6 +31,16 @@ def relay_serve(
     }
     command = [sys.executable, "-m", "relay.cli", "serve", str(event), "--port", "0"]
     command += ["--db", db]
+    with hub_process(command, folder, environment) as (process, address):
+        yield process, address
+
+
+@contextlib.contextmanager
+def hub_process(
+    command: list[str], folder: Path, environment: dict[str, str]
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``command`` (a ``relay serve`` on a free port) run in ``folder``: yields the process
+    once it listens, and its address (``host:port/``); its log goes to ``folder/hub.log``."""
     with (
         (folder / "hub.log").open("a") as log,
         subprocess.Popen(
