@@ -28,7 +28,7 @@ from boardsim.pty_link import PtyLink
 from drivers.dgt.bus import BusOptions, DgtBusProtocol
 from drivers.dgt.transport import DgtBusLine
 from drivers.events import FieldChange
-from relay.demo.run import bundled_games
+from relay.demo.pgn_round import bundled_games
 
 
 class TimedBoard(VirtualBoard):

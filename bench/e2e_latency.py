@@ -35,7 +35,7 @@ from pathlib import Path
 
 from bench.boardsim_process import BoardsimProcess
 from bench.spectator_load import SpectatorLoad, build
-from relay.demo.run import bundled_games, event_setup, load_pairings
+from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 
 SETTLE_SECONDS = 0.25

@@ -20,7 +20,7 @@ import time
 import chess
 import chess.pgn
 
-from relay.demo.run import bundled_games
+from relay.demo.pgn_round import bundled_games
 from relay.domain.game.matching import find_move
 from relay.domain.game.placement import Placement
 from relay.domain.game.tracker import PositionTracker

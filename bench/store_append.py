@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from relay.demo.run import bundled_games, event_setup, load_pairings
+from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
 from relay.store.engine import open_store
 from relay.store.event_log import append_events
 from relay.store.log_appender import LogAppender

@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel import Session
 
 from bench.boardsim_process import BoardsimProcess
-from relay.demo.run import event_setup, load_pairings
+from relay.demo.pgn_round import event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from relay.store.access import create_token
 from relay.store.engine import open_store

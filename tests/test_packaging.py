@@ -96,6 +96,21 @@ def test_the_installed_package_is_not_the_checkout(installed, tmp_path):
         check=True,
     ).stdout.strip()
     assert Path(where).is_relative_to(installed.parent)
+    demo_data = subprocess.run(
+        [
+            str(installed / "python"),
+            "-c",
+            "from relay.demo.roster import roster; from relay.demo.pgn_round import bundled_games;"
+            " print(len(roster()), bundled_games().stat().st_size > 0)",
+        ],
+        cwd=tmp_path,
+        env=_clean_environment(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert int(demo_data[0]) >= 16
+    assert demo_data[1] == "True"
     version = subprocess.run(
         [str(installed / "relay"), "--version"],
         capture_output=True,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
-from fastapi import FastAPI, HTTPException
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, HTTPException, Response
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from relay.api import (
@@ -32,6 +34,7 @@ from relay.hub.hub import Hub
 from relay.store.engine import open_store
 
 PAGE_NAME = re.compile(r"[a-z][a-z-]*")
+BODY_TAG = re.compile(r"<body[^>]*>", re.IGNORECASE)
 
 DESCRIPTION = """
 Live relay of over-the-board chess games from electronic boards.
@@ -97,19 +100,35 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
     ):
         app.include_router(module.router)
     app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
-    index = settings.web_dir / "index.html"
+    serve_page = _page_server(settings.banner)
 
     @app.get("/", include_in_schema=False)
-    def viewer() -> FileResponse:
-        return FileResponse(index)
+    def viewer() -> Response:
+        return serve_page(settings.web_dir / "index.html")
 
     @app.get("/{page}", include_in_schema=False)
-    def page(page: str) -> FileResponse:
+    def page(page: str) -> Response:
         """The other pages (``/game``, ``/scoresheet``, ``/bulletin``, ...): ``web/PAGE.html``."""
         path = settings.web_dir / f"{page}.html"
         if not PAGE_NAME.fullmatch(page) or not path.is_file():
             raise HTTPException(404, f"no page {page!r}")
-        return FileResponse(path)
+        return serve_page(path)
 
     app.mount("/static", StaticFiles(directory=settings.web_dir / "static"), name="static")
     return app
+
+
+def _page_server(banner: str | None) -> Callable[[Path], Response]:
+    """How pages are served: the files as they are, or with the banner at the top of the
+    body (escaped: the banner is text, never markup)."""
+    if banner is None:
+        return FileResponse
+    notice = f'<p class="site-banner" role="note">{html.escape(banner)}</p>'
+
+    def with_banner(path: Path) -> Response:
+        page = path.read_text(encoding="utf-8")
+        body = BODY_TAG.search(page)
+        at = body.end() if body else 0
+        return HTMLResponse(page[:at] + notice + page[at:])
+
+    return with_banner

@@ -1,4 +1,11 @@
-"""The demo's parts (database, simulated boards, hub, web server), started and stopped together."""
+"""The demo's parts (database, simulated boards, hub, web server), started and stopped together.
+
+What a visitor sees is a believable event: sixteen invented players (for eight boards) with
+titles, ratings and federations; round 1 paired by the hub's own Swiss pairing, as an
+arbiter would have it paired; real games played on simulated DGT boards; results recorded
+and verified by :mod:`relay.demo.arbiter` as the games end, so that the bulletin, standings
+and crosstable fill in; and a banner on every page saying that it is a simulation.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,7 @@ import logging
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
-from importlib import resources
+from datetime import date
 from pathlib import Path
 
 import chess.pgn
@@ -20,17 +26,16 @@ from relay.api.app import create_app
 from relay.api.server import RelayServer, listen_socket, make_server, url_of
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
-from relay.domain.formats.event_file import (
-    BoardSetup,
-    EventSetup,
-    PlayerSetup,
-    RoundSetup,
-    TournamentSetup,
-)
+from relay.demo.arbiter import DEMO_ARBITER, DemoArbiter, PlayedGame
+from relay.demo.pgn_round import bundled_games
+from relay.demo.roster import RosterError, demo_players
+from relay.domain.formats.event_file import BoardSetup, EventSetup, TournamentSetup
 from relay.hub.hub import Hub
+from relay.hub.pairing_desk import PairingRefusedError
 from relay.store.engine import open_store
+from relay.store.models import Player
 from relay.store.setup import load_event
-from relay.store.tournaments import list_games, list_rounds
+from relay.store.tournaments import get_round, list_eboards, list_games
 
 #: The simulated players' thinking time varies by this fraction either way (boardsim's default).
 PLY_JITTER = 0.5
@@ -40,10 +45,17 @@ log = logging.getLogger(__name__)
 #: How long the simulator may take to open its boards.
 BOARDSIM_START_SECONDS = 30.0
 
+#: Shown at the top of every page while the demo runs.
+BANNER = (
+    "Simulation: invented players, real games played on simulated boards. "
+    "Nothing here is a real event."
+)
 
-def bundled_games() -> Path:
-    """The PGN file of real games the demo plays."""
-    return Path(str(resources.files("relay.demo").joinpath("games.pgn")))
+#: The demo tournament: a Swiss open, as most events that relay games are, with the time
+#: control the simulated clocks are set to.
+ROUNDS = 7
+TIME_CONTROL = "5400+30"
+BOARDSIM_TIME_CONTROL = "90+30"
 
 
 class DemoError(RuntimeError):
@@ -61,64 +73,38 @@ class DemoOptions:
     db_url: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Pairing:
-    white: str
-    black: str
-    white_elo: int | None
-    black_elo: int | None
-
-    @classmethod
-    def of_headers(cls, headers: chess.pgn.Headers) -> Pairing:
-        return cls(
-            headers.get("White", "?"),
-            headers.get("Black", "?"),
-            _rating(headers.get("WhiteElo")),
-            _rating(headers.get("BlackElo")),
-        )
-
-
-def _rating(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
-
-
-def load_pairings(games: Path, boards: int) -> list[Pairing]:
-    """The players of the first ``boards`` games of ``games``, cycling through the file as
-    boardsim does when it has more boards than games."""
-    pairings: list[Pairing] = []
-    with games.open(encoding="utf-8") as handle:
-        while (headers := chess.pgn.read_headers(handle)) is not None:
-            pairings.append(Pairing.of_headers(headers))
-    if not pairings:
-        raise DemoError(f"{games}: no games")
-    return [pairings[i % len(pairings)] for i in range(boards)]
-
-
-def event_setup(pairings: list[Pairing], ports: list[str]) -> EventSetup:
-    """Round 1 of the demo tournament: board ``n`` plays the ``n``-th game on port ``n``.
-
-    The same game may be played on several boards, so every board has its own two players.
-    """
-    players = []
-    for board, pairing in enumerate(pairings, start=1):
-        players.append(PlayerSetup(2 * board - 1, pairing.white, rating=pairing.white_elo))
-        players.append(PlayerSetup(2 * board, pairing.black, rating=pairing.black_elo))
+def tournament_setup(boards: int, ports: list[str]) -> EventSetup:
+    """The demo open: ``2 * boards`` players, one electronic board per board of a round,
+    and no round yet (the hub pairs round 1)."""
+    try:
+        players = demo_players(2 * boards)
+    except RosterError as error:
+        raise DemoError(str(error)) from None
     return EventSetup(
         tournament=TournamentSetup(
-            name=f"chess-relay demo {datetime.now().isoformat(timespec='seconds')}",
-            site="boardsim",
+            name="chess-relay Demo Open",
+            site="Simulated boards",
             start_date=date.today(),
+            time_control=TIME_CONTROL,
+            rounds=ROUNDS,
+            pairing_system="swiss",
         ),
-        players=tuple(players),
+        players=players,
         boards=tuple(BoardSetup(number, port) for number, port in enumerate(ports, start=1)),
-        rounds=(
-            RoundSetup(
-                number=1,
-                pairings=tuple((2 * b - 1, 2 * b) for b in range(1, len(pairings) + 1)),
-                published=True,
-            ),
-        ),
+        rounds=(),
     )
+
+
+def played_games(games: Path, boards: int) -> list[tuple[int, str]]:
+    """What boardsim plays on each board (the file's games in turn, cycling through it as
+    boardsim does): the number of plies and the result."""
+    played: list[tuple[int, str]] = []
+    with games.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            played.append((len(list(game.mainline_moves())), game.headers.get("Result", "*")))
+    if not played:
+        raise DemoError(f"{games}: no games")
+    return [played[i % len(played)] for i in range(boards)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +134,12 @@ class Demo:
         shortest_think = options.ply_seconds * (1 - PLY_JITTER)
         # The simulated boards report each change at once (no sensor sweep).
         settle = min(settings.settle_seconds, shortest_think / 3)
-        self.settings = replace(settings, settle_seconds=settle, board_sweep_seconds=0.0)
+        self.settings = replace(
+            settings,
+            settle_seconds=settle,
+            board_sweep_seconds=0.0,
+            banner=settings.banner or BANNER,
+        )
         self.boards: list[DemoBoard] = []
         self.round_id = 0
         self.url = ""
@@ -159,6 +150,7 @@ class Demo:
         self._serving: asyncio.Task[None] | None = None
         self.finished_boards: set[int] = set()
         self._watcher: asyncio.Task[None] | None = None
+        self._arbiter: DemoArbiter | None = None
 
     async def start(self) -> str:
         """Start everything and return the viewer's URL."""
@@ -170,33 +162,66 @@ class Demo:
 
     async def _start(self) -> str:
         self._engine = open_store(self.settings.db_url)
-        pairings = self._load_pairings()
-        ports = await self._start_boardsim()
-        self.round_id, game_ids = self._create_round(event_setup(pairings, ports))
         self._hub = Hub(self.settings, self._engine, MemoryBus())
+        # Paired before the boards start playing: the simulated players do not wait.
+        tournament_id = self._load(tournament_setup(self.options.boards, ports=[]))
+        try:
+            pairings = await self._hub.pairings.pair_next(
+                tournament_id=tournament_id, who=DEMO_ARBITER
+            )
+        except PairingRefusedError as error:
+            raise DemoError(f"round 1 could not be paired: {error}") from None
+        self.round_id = pairings.round_id
+        await self._hub.desk.publish(round_id=self.round_id, published=True, who=DEMO_ARBITER)
+        ports = await self._start_boardsim()
+        self._load(tournament_setup(self.options.boards, ports))  # adds the boards
+        games = await self._assign_boards()
         failed = await self._hub.attach_round(self.round_id)
         if failed:
             raise DemoError("; ".join(failed.values()))
-        for number, (game_id, port, pairing) in enumerate(
-            zip(game_ids, ports, pairings, strict=True), start=1
-        ):
-            self.boards.append(DemoBoard(number, game_id, port, pairing.white, pairing.black))
+        played = played_games(self.options.games, self.options.boards)
+        self._arbiter = DemoArbiter(
+            self._hub,
+            {
+                board.board: PlayedGame(board.game_id, plies, result)
+                for board, (plies, result) in zip(games, played, strict=True)
+            },
+        )
+        self.boards = games
         sock = listen_socket(self.settings.host, self.settings.port)
         self._server = make_server(create_app(self.settings, self._hub))
         self._serving = asyncio.create_task(self._server.serve(sockets=[sock]))
         self.url = url_of(sock)
         return self.url
 
-    def _load_pairings(self) -> list[Pairing]:
-        return load_pairings(self.options.games, self.options.boards)
-
-    def _create_round(self, setup: EventSetup) -> tuple[int, list[int]]:
+    def _load(self, setup: EventSetup) -> int:
         assert self._engine is not None
         with Session(self._engine) as session:
-            report = load_event(session, setup)
-            round_ = list_rounds(session, tournament_id=report.tournament_id)[-1]
-            assert round_.id is not None
-            return round_.id, [game.id or 0 for game in list_games(session, round_id=round_.id)]
+            return load_event(session, setup).tournament_id
+
+    async def _assign_boards(self) -> list[DemoBoard]:
+        """Round 1's games, each on the electronic board of its board number."""
+        assert self._hub is not None
+        round_id = self.round_id
+
+        def read(session: Session) -> list[tuple[int, int, int | None, str, str, str]]:
+            tournament_id = get_round(session, round_id=round_id).tournament_id
+            eboards = {e.number: e for e in list_eboards(session, tournament_id=tournament_id)}
+            rows = []
+            for game in list_games(session, round_id=round_id):
+                eboard = eboards[game.board]
+                assert game.id is not None
+                white, black = (session.get(Player, p) for p in (game.white_id, game.black_id))
+                assert white is not None
+                assert black is not None
+                rows.append((game.board, game.id, eboard.id, eboard.url, white.name, black.name))
+            return rows
+
+        boards = []
+        for board, game_id, eboard_id, port, white, black in await self._hub.recorder.run(read):
+            await self._hub.desk.assign(game_id=game_id, eboard_id=eboard_id, who=DEMO_ARBITER)
+            boards.append(DemoBoard(board, game_id, port, white, black))
+        return boards
 
     async def _start_boardsim(self) -> list[str]:
         options = self.options
@@ -213,6 +238,8 @@ class Demo:
             str(options.ply_seconds),
             "--touch-seconds",
             str(options.touch_seconds),
+            "--time-control",
+            BOARDSIM_TIME_CONTROL,
         ]
         if options.seed is not None:
             command += ["--seed", str(options.seed)]
@@ -245,9 +272,14 @@ class Demo:
             if record["event"] == "finished":
                 self.finished_boards.add(record["board"])
                 log.info("board %s has played its game", record["board"])
+                if self._arbiter is not None:
+                    self._arbiter.board_finished(record["board"])
 
     async def stop(self) -> None:
         """Stop the server, the hub and the simulator; safe to call more than once."""
+        if self._arbiter is not None:
+            await self._arbiter.close()
+            self._arbiter = None
         if self._server is not None and self._serving is not None:
             self._server.should_exit = True
             await asyncio.gather(self._serving, return_exceptions=True)

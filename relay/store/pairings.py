@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, col, delete, func, select
 
-from relay.store.models import Bye, Game, GameEventRow, Player, Round, Tournament
+from relay.store.models import Bye, EBoard, Game, GameEventRow, Player, Round, Tournament
 from relay.store.tournaments import (
     ConflictError,
     NotFoundError,
@@ -59,6 +59,8 @@ def set_pairings(
 ) -> None:
     """Replace the round's games (board 1 first, ``(white, black)`` player ids) and byes.
 
+    Each game is played on the tournament's electronic board of its board number, if it has
+    one (the event file's ``[[board]]``: "board 1 of every round is played on this board").
     Refused with :class:`ConflictError` once a game of the round has begun, for a player of
     another tournament, a player twice, or a withdrawn player; nothing is changed then.
     """
@@ -82,10 +84,24 @@ def set_pairings(
     for _, kind in byes:
         if kind not in BYE_KINDS:
             raise ConflictError(f"a bye is one of {', '.join(BYE_KINDS)}, not {kind!r}")
+    eboards = {
+        eboard.number: eboard.id
+        for eboard in session.exec(
+            select(EBoard).where(EBoard.tournament_id == round_.tournament_id)
+        )
+    }
     session.exec(delete(Game).where(col(Game.round_id) == round_id))
     session.exec(delete(Bye).where(col(Bye.round_id) == round_id))
     for board, (white, black) in enumerate(games, start=1):
-        session.add(Game(round_id=round_id, board=board, white_id=white, black_id=black))
+        session.add(
+            Game(
+                round_id=round_id,
+                board=board,
+                white_id=white,
+                black_id=black,
+                eboard_id=eboards.get(board),
+            )
+        )
     for player_id, kind in byes:
         session.add(Bye(round_id=round_id, player_id=player_id, kind=kind))
     if commit:

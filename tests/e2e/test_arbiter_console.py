@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from relay.demo.run import bundled_games
+from relay.demo.pgn_round import bundled_games
 from tests.browser import browser_page, screenshot
 from tests.live_round import LiveRound, live_round
 

@@ -72,7 +72,13 @@ def test_viewer_shows_the_boards_moving(demo_url, page):
     expect(page.locator("#status")).to_have_text("live")
     expect(page.locator("#round-title")).to_have_text("Round 1")
     first = boards.first
-    expect(first.locator(".white .name")).to_have_text("Liren, Ding")
+    # Board 1 of a Swiss round 1: the top seed against the first of the lower half.
+    summaries = json.loads(fetch(f"{demo_url}api/rounds"))
+    games = json.loads(fetch(f"{demo_url}api/rounds/{summaries[-1]['id']}/games"))
+    white = games[0]["white"]
+    shown_name = " ".join(filter(None, (white["title"], white["name"])))
+    expect(first.locator(".white .name")).to_have_text(shown_name)
+    expect(page.locator(".site-banner")).to_contain_text("Simulation")
     start_ply = int(first.get_attribute("data-ply") or "0")
     # Moves arrive live: the board's ply count goes up and its squares change.
     page.wait_for_function(
@@ -93,3 +99,22 @@ def test_viewer_shows_the_boards_moving(demo_url, page):
     assert shown["squares"] == glyphs(board)
     shot = screenshot(page, "viewer-demo")
     assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.browser
+def test_the_bulletin_fills_in_as_the_demos_games_end(demo_url, page):
+    """Nobody verifies the demo's results by hand: the bulletin shows each one as its game
+    ends, verified, with the standings and crosstable counting it."""
+    (tournament,) = json.loads(fetch(f"{demo_url}api/tournaments"))
+    page.goto(f"{demo_url}bulletin?tournament={tournament['id']}")
+    verified = page.locator('#latest td.result[data-verified="true"]')
+    expect(verified.first).to_be_visible(timeout=90_000)
+    cell = verified.first
+    expect(cell.locator(".score")).to_have_text(re.compile(r"^(1-0|0-1|½-½)$"))
+    scored = page.locator("#standings td.pts").filter(has_text=re.compile(r"^(1|½)$"))
+    expect(scored.first).to_be_visible(timeout=10_000)
+    expect(
+        page.locator("#crosstable td").filter(has_text=re.compile(r"[wb]\s*[1½]"))
+    ).not_to_have_count(0)
+    expect(page.locator(".site-banner")).to_contain_text("Simulation")
+    screenshot(page, "bulletin-demo")

@@ -22,7 +22,7 @@ from typing import Any
 import chess.pgn
 from websockets.sync.client import connect
 
-from relay.demo.run import bundled_games
+from relay.demo.pgn_round import bundled_games
 from tests.data_files import DATA
 from tests.live_round import LiveRound, live_round
 

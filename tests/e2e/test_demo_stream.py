@@ -1,12 +1,21 @@
-"""The whole slice: boardsim on ptys -> DGT driver -> hub -> SQLite -> websockets and PGN."""
+"""The demo as a visitor meets it, and the whole slice under it: boardsim on ptys -> DGT
+driver -> hub -> SQLite -> websockets and PGN.
+
+A believable event: sixteen distinct players with normalised names, ratings and
+federations; round 1 paired by the hub's own Swiss pairing; every move of the real games
+streamed; each result entered and verified as its game ends, so that the standings fill in;
+a banner saying it is a simulation.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import json
+import re
 import urllib.request
 from itertools import islice
+from typing import Any
 
 import anyio
 import chess.pgn
@@ -14,9 +23,14 @@ import pytest
 import websockets
 
 from relay.config import Settings
-from relay.demo.run import Demo, DemoOptions, bundled_games
+from relay.demo.pgn_round import bundled_games
+from relay.demo.run import Demo, DemoOptions
 
 BOARDS = 8
+#: "Family, Given", as FIDE writes names (a family name may have several words).
+NORMALISED_NAME = re.compile(r"[A-Z][\w' -]*[a-z], [A-Z][\w' -]*[a-z]")
+#: What each result is worth to White, in the standings.
+WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def source_games(count: int) -> list[chess.pgn.Game]:
@@ -38,14 +52,28 @@ async def follow(ws_url: str, plies: int) -> list[str]:
     return moves
 
 
+async def until_verified(ws_url: str) -> dict[str, Any]:
+    """The game's stream until its result is verified; the ``verified`` event's data."""
+    async with websockets.connect(ws_url, compression=None) as ws:
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("kind") == "verified":
+                data: dict[str, Any] = message["data"]
+                return data
+
+
 def fetch(url: str) -> str:
     with urllib.request.urlopen(url, timeout=10) as response:
         body: bytes = response.read()
     return body.decode()
 
 
+async def get_json(url: str) -> Any:
+    return json.loads(await asyncio.to_thread(fetch, url))
+
+
 @pytest.mark.anyio
-async def test_demo_streams_every_move_and_stores_the_source_games(tmp_path):
+async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
     sources = source_games(BOARDS)
     options = DemoOptions(
         boards=BOARDS,
@@ -58,26 +86,75 @@ async def test_demo_streams_every_move_and_stores_the_source_games(tmp_path):
     url = await demo.start()
     try:
         ws_base = url.replace("http://", "ws://")
+        (tournament,) = await get_json(f"{url}api/tournaments")
+        players = await get_json(f"{url}api/tournaments/{tournament['id']}/players")
+        pairings = await get_json(f"{url}api/rounds/{demo.round_id}/pairings")
+
+        # Sixteen distinct people, each with a normalised name, a rating and a federation.
+        assert len(players) == 2 * BOARDS
+        assert len({p["name"] for p in players}) == len(players)
+        for player in players:
+            assert NORMALISED_NAME.fullmatch(player["name"]), player["name"]
+            assert player["rating"] > 1000
+            assert re.fullmatch(r"[A-Z]{3}", player["federation"])
+        # Nobody twice in the round; the Dutch system's round 1: the top half (by rating)
+        # against the bottom half, 1 v 9, 2 v 10, ..., colours alternating down the boards.
+        paired = [number for game in pairings["games"] for number in (game["white"], game["black"])]
+        assert sorted(paired) == sorted(p["start_number"] for p in players)
+        by_rating = [p["start_number"] for p in sorted(players, key=lambda p: -p["rating"])]
+        top, bottom = by_rating[:BOARDS], by_rating[BOARDS:]
+        assert [{g["white"], g["black"]} for g in pairings["games"]] == [
+            {a, b} for a, b in zip(top, bottom, strict=True)
+        ]
+        assert len({g["white"] in top for g in pairings["games"][:2]}) == 2
+        assert pairings["warnings"] == []
+
+        page = await asyncio.to_thread(fetch, url)
+        assert 'class="site-banner"' in page
+        assert "Simulation" in page
+
         expected = [[move.uci() for move in game.mainline_moves()] for game in sources]
-        with anyio.fail_after(180):
-            streamed = await asyncio.gather(
-                *(
-                    follow(f"{ws_base}api/games/{board.game_id}/stream", len(moves))
-                    for board, moves in zip(demo.boards, expected, strict=True)
-                )
+        with anyio.fail_after(240):
+            streamed, verified = await asyncio.gather(
+                asyncio.gather(
+                    *(
+                        follow(f"{ws_base}api/games/{board.game_id}/stream", len(moves))
+                        for board, moves in zip(demo.boards, expected, strict=True)
+                    )
+                ),
+                asyncio.gather(
+                    *(
+                        until_verified(f"{ws_base}api/games/{board.game_id}/stream")
+                        for board in demo.boards
+                    )
+                ),
             )
         assert streamed == expected
+        assert [v["result"] for v in verified] == [g.headers["Result"] for g in sources]
 
+        names = {p["start_number"]: p["name"] for p in players}
         round_pgn = await asyncio.to_thread(fetch, f"{url}api/rounds/{demo.round_id}/games.pgn")
         handle = io.StringIO(round_pgn)
         stored = [chess.pgn.read_game(handle) for _ in range(BOARDS)]
         assert chess.pgn.read_game(handle) is None
-        for board, game, source in zip(demo.boards, stored, sources, strict=True):
+        for board, game, source, pairing in zip(
+            demo.boards, stored, sources, pairings["games"], strict=True
+        ):
             assert game is not None
             assert not game.errors
             assert game.headers["Round"] == f"1.{board.board}"
-            assert game.headers["White"] == source.headers["White"]
-            assert game.headers["Black"] == source.headers["Black"]
+            assert game.headers["White"] == names[pairing["white"]]
+            assert game.headers["Black"] == names[pairing["black"]]
+            assert game.headers["Result"] == source.headers["Result"]
             assert list(game.mainline_moves()) == list(source.mainline_moves())
+
+        # The public standings count verified results only: every game is in them.
+        standings = await get_json(f"{url}api/tournaments/{tournament['id']}/standings")
+        points = {row["start_number"]: row["points"] for row in standings}
+        for pairing, source in zip(pairings["games"], sources, strict=True):
+            white_points = WHITE_POINTS[source.headers["Result"]]
+            assert points[pairing["white"]] == white_points
+            assert points[pairing["black"]] == 1 - white_points
+        assert all(row["played"] == 1 for row in standings)
     finally:
         await demo.stop()

@@ -24,7 +24,7 @@ from sqlmodel import Session
 from websockets.sync.client import connect
 
 from bench.boardsim_process import BoardsimProcess
-from relay.demo.run import bundled_games, event_setup, load_pairings
+from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord

@@ -23,7 +23,7 @@ import chess
 import pytest
 from playwright.sync_api import Locator, Page, Request, WebSocket, expect
 
-from relay.demo.run import bundled_games
+from relay.demo.pgn_round import bundled_games
 from tests.browser import ARTIFACTS, glyphs, screenshot
 from tests.live_round import LiveRound, live_round
 

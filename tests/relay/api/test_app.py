@@ -4,11 +4,15 @@ import asyncio
 import io
 import json
 import threading
+from dataclasses import replace
 
 import chess
 import chess.pgn
+from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from relay.api.app import create_app
+from relay.config import Settings
 from tests.pairings import paired_round
 from tests.pgn_check import pgn_extract_problems
 from tests.relay.api.helpers import hub_of, play, setup_round
@@ -173,3 +177,19 @@ def test_a_malformed_board_range_is_refused_in_words(client):
         assert message["type"] == "websocket.close"
         assert message["code"] == 1008
         assert "must be a range such as 25-48" in message["reason"]
+
+
+def test_a_banner_tops_every_page_as_text(tmp_path):
+    banner = 'Simulation <b>only</b> & "nothing" real'
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'api.db'}", banner=banner)
+    with TestClient(create_app(settings)) as client:
+        for path in ("/", "/bulletin", "/arbiter", "/scoresheet"):
+            page = client.get(path)
+            assert page.status_code == 200
+            body = page.text.split("<body", 1)[1].split(">", 1)[1]
+            assert body.startswith(
+                '<p class="site-banner" role="note">'
+                "Simulation &lt;b&gt;only&lt;/b&gt; &amp; &quot;nothing&quot; real</p>"
+            )
+    with TestClient(create_app(replace(settings, banner=None))) as client:
+        assert "site-banner" not in client.get("/").text

@@ -7,8 +7,14 @@ from sqlmodel import Session, select
 
 from relay.domain.formats.event_file import BoardSetup, parse_event_file
 from relay.store.models import Game, Player, Round
+from relay.store.pairings import set_pairings
 from relay.store.setup import load_event
-from relay.store.tournaments import ConflictError, list_eboards, round_pairings
+from relay.store.tournaments import (
+    ConflictError,
+    create_round,
+    list_eboards,
+    round_pairings,
+)
 
 EVENT = """
 [tournament]
@@ -109,3 +115,23 @@ def test_boards_unknown_to_the_round_stay_unassigned(engine):
     with Session(engine) as session:
         load_event(session, setup)
         assert all(game.eboard_id is None for game in session.exec(select(Game)))
+
+
+def test_a_round_paired_later_plays_on_the_boards_of_its_numbers(engine):
+    """A round the hub pairs (not the event file) is played on the event's electronic
+    boards too: board 1 on the board numbered 1, and a board without one stays unassigned."""
+    setup = parse_event_file(EVENT)
+    setup = replace(setup, rounds=())
+    with Session(engine) as session:
+        report = load_event(session, setup)
+        round_ = create_round(session, tournament_id=report.tournament_id, number=1)
+        assert round_.id is not None
+        ids = {p.name: p.id or 0 for p in session.exec(select(Player))}
+        set_pairings(
+            session,
+            round_id=round_.id,
+            games=[(ids["Ruiz, Jon"], ids["Moss, Mary"]), (ids["Lee, Hugo"], ids["Berg, Ann"])],
+            byes=[],
+        )
+        pairings = round_pairings(session, round_id=round_.id)
+        assert [p.eboard.url if p.eboard else None for p in pairings] == ["/dev/pts/7", None]
