@@ -1,4 +1,4 @@
-"""The import rules of ARCHITECTURE.md, checked on every module's source."""
+"""The import rules of docs/architecture.md, checked on every module's source."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ RULES: dict[str, set[str]] = {
     "boardsim": {"serial", "chess"},
     "relay.domain": {"chess"},
     "relay.store": {"relay.domain", "sqlmodel", "sqlalchemy", "alembic"},
-    # Redis carries events between processes (ARCHITECTURE.md, "Scale past one machine").
+    # Redis carries events between processes (docs/architecture.md, "Several processes").
     "relay.bus": {"relay.domain", "redis"},
     "relay.config": {"relay.domain"},
     "relay.hub": {

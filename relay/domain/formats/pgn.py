@@ -1,5 +1,5 @@
-"""Game PGN as broadcast platforms poll it (``formats.md`` section 1), and the strict archive
-form of seed 001 (section 2).
+"""Game PGN as broadcast platforms poll it (``docs/formats.md``, "Round PGN"), and the strict
+archive form of seed 001 ("Strict archive PGN").
 
 The moves come from the game's log, where they were stored as SAN by python-chess after a
 legality check, so rendering is string building: no board is replayed. That keeps a game's

@@ -11,7 +11,8 @@ Two families:
   the arbiter's own actions (a result set or verified, moves replaced), which say who did
   them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
-  are published for live views but never stored: nothing in a game's state depends on them.
+  are neither stored nor streamed (the board session keeps them to itself): nothing in a
+  game's state depends on them.
 """
 
 from __future__ import annotations

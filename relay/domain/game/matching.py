@@ -1,7 +1,8 @@
 """Finding the legal move (or short sequence of moves) that explains a placement.
 
 Only moves from squares whose content changed can explain a new placement, so candidates
-are generated from those squares alone and compared as bitboards (see ``PERFORMANCE.md``).
+are generated from those squares alone and compared as bitboards (``bench.reconstruct``
+measures it; ``docs/performance.md``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ from relay.domain.formats.trf import (
     title_of,
 )
 
-# Written by hand from the column table in docs/formats.md section 5 (1-based columns):
+# Written by hand from the column table of FIDE's TRF16 description (docs/formats.md,
+# "Player lines"; 1-based columns):
 # 5-8 start number, 10 sex, 11-13 title, 15-47 name, 49-52 rating, 54-56 federation,
 # 58-68 FIDE id, 70-79 birth, 81-84 points, 86-89 rank, round r at 92 + 10(r-1).
 # Four players, three rounds: a normal game, a draw, a forfeit, a pairing-allocated bye (U)
@@ -351,7 +352,7 @@ def test_render_then_parse_is_identity(t, dialect):
 
 @given(st.text(alphabet=" 0123456789wb-=+.:XRC\n", max_size=300))
 def test_parse_returns_or_raises_trf_error(text):
-    # The contract of STYLE.md 12: a value or the documented error, nothing else.
+    # A reader's contract: a value or the documented error, nothing else.
     with contextlib.suppress(TrfError):
         parse_trf("012 Fuzz\n" + text)
 
