@@ -26,7 +26,7 @@ from relay.hub.hub import Hub
 from relay.hub.wal_checkpoints import checkpoint_every
 from relay.store.access import ROLES, create_token, list_users, revoke_tokens
 from relay.store.checkpoints import is_sqlite
-from relay.store.engine import StoreError, open_store
+from relay.store.engine import StoreError, open_store, shown_url
 from relay.store.setup import load_event
 from relay.store.tournaments import ConflictError, list_games, list_rounds
 
@@ -169,7 +169,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
             )
         url = url_of(sock, tls=settings.certfile is not None)
         freeze_startup_heap()
-        print(f"chess-relay hub on {url} (database {settings.db_url})", flush=True)
+        print(f"chess-relay hub on {url} (database {shown_url(settings.db_url)})", flush=True)
         await server.serve(sockets=[sock])
     finally:
         for task in (backups, checkpoints):
@@ -242,13 +242,13 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
 def _backup(args: argparse.Namespace, settings: Settings) -> None:
     folder = args.to or settings.backup_dir or Path("backups")
     made = backup(settings.db_url, folder, keep=args.keep or settings.backup_keep)
-    print(f"backed up {settings.db_url} to {made}")
+    print(f"backed up {shown_url(settings.db_url)} to {made}")
 
 
 def _restore(args: argparse.Namespace, settings: Settings) -> None:
     restore(args.backup, settings.db_url)
     open_store(settings.db_url).dispose()  # bring an older backup's schema up to date
-    print(f"restored {settings.db_url} from {args.backup}")
+    print(f"restored {shown_url(settings.db_url)} from {args.backup}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import create_engine
 
@@ -16,18 +16,26 @@ class StoreError(RuntimeError):
     """The database cannot be used: a bad URL, a missing folder, no server, no permission."""
 
 
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed or logged: with its password, if any, masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url if "@" not in url else "(a database URL that cannot be read)"
+
+
 def open_store(url: str) -> Engine:
     """Open the database at ``url`` and bring its schema up to date."""
     try:
         engine = open_engine(url)
     except (ArgumentError, ImportError) as error:
-        raise StoreError(f"bad database URL {url!r}: {error}") from None
+        raise StoreError(f"bad database URL {shown_url(url)!r}: {error}") from None
     try:
         upgrade(engine)
     except SQLAlchemyError as error:
         engine.dispose()
         raise StoreError(
-            f"cannot open database {url}: {error.__class__.__name__}: "
+            f"cannot open database {shown_url(url)}: {error.__class__.__name__}: "
             f"{getattr(error, 'orig', None) or error}"
         ) from None
     return engine
