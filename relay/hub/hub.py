@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -62,6 +63,8 @@ class Hub:
         self.pairings = PairingDesk(self.recorder, self.views)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
+        #: The port each followed game's board is on, by game.
+        self._ports: dict[int, str] = {}
         self._attaching: set[int] = set()
         bits = PRE_2015 if settings.dgt_turn_bits == "pre-2015" else HEADER_2015
         inverted = settings.dgt_clock_bit == "clock-connected"
@@ -72,6 +75,9 @@ class Hub:
 
         The game continues from its stored log, so a board re-attached after a restart
         picks up where the game stood. A lost port is reopened by the driver.
+
+        A board still followed by a finished game (last round's, on the same board number)
+        is handed over to this one; a board whose game is still in play is refused.
         """
 
         async def connect(resuming: bool) -> BoardLink:
@@ -83,7 +89,18 @@ class Hub:
             except PortError as error:
                 raise BoardUnavailableError(str(error)) from None
 
-        return await self._attach(game_id, connect, url)
+        return await self._attach(game_id, connect, url, port=url)
+
+    async def _free_port(self, url: str, *, for_game: int) -> None:
+        holder = next((g for g, port in self._ports.items() if port == url), None)
+        if holder is None or holder == for_game:
+            return
+        session = self.sessions.get(holder)
+        if session is not None and not session.finished:
+            raise BoardInUseError(f"the board at {url} follows game {holder}, still in play")
+        log.info("the board at %s goes from game %s to game %s", url, holder, for_game)
+        with contextlib.suppress(KeyError):  # it went away meanwhile
+            await self.detach(holder)
 
     async def attach_game(self, game_id: int) -> BoardSession:
         """Follow the electronic board assigned to the game."""
@@ -168,12 +185,18 @@ class Hub:
         return await self._attach(game_id, given, type(link).__name__)
 
     async def _attach(
-        self, game_id: int, connect: Callable[[bool], Awaitable[BoardLink]], name: str
+        self,
+        game_id: int,
+        connect: Callable[[bool], Awaitable[BoardLink]],
+        name: str,
+        port: str | None = None,
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
         self._attaching.add(game_id)
         try:
+            if port is not None:
+                await self._free_port(port, for_game=game_id)
 
             def load(session: Session) -> tuple[int, GameRecord, TimeControl]:
                 pairing = game_pairing(session, game_id=game_id)
@@ -198,6 +221,8 @@ class Hub:
         )
         self.sessions[game_id] = session
         self._links[game_id] = link
+        if port is not None:
+            self._ports[game_id] = port
         task = asyncio.create_task(self._follow(game_id, session, link))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -212,6 +237,7 @@ class Hub:
             if self.sessions.get(game_id) is session:
                 del self.sessions[game_id]
                 del self._links[game_id]
+                self._ports.pop(game_id, None)
             link.close()
 
     async def detach(self, game_id: int) -> None:

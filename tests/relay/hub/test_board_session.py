@@ -23,11 +23,13 @@ from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_session import BoardSession
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub
 from relay.hub.recorder import GameRecorder
+from relay.store.access import Identity
 from relay.store.event_log import append_events, read_events
 from tests.pairings import paired_round
 from tests.services import store_engine
 
 SETTLE = 0.01
+ARBITER = Identity(user="Chief Arbiter", role="arbiter")
 
 
 @pytest.fixture
@@ -230,6 +232,32 @@ async def test_attach_errors_detach_and_reattach(engine, game_id):
         finally:
             await hub.close()
             again.close()
+    finally:
+        await hub.close()
+        link.close()
+
+
+@pytest.mark.anyio
+async def test_a_board_goes_to_the_next_round_once_its_game_is_over(engine, game_id):
+    """Round 2 is played on round 1's boards: attaching a round-2 game to a board that a
+    round-1 game still follows is refused while that game is in play, and takes the board
+    over once it is finished; the port is never opened twice."""
+    with Session(engine) as session:
+        _, (next_game,) = paired_round(session, name="Hub test", number=2)
+    hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
+    link = PtyLink(VirtualBoard())
+    try:
+        first = await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        with anyio.fail_after(5):
+            await link.wait_until_updating()
+        with pytest.raises(BoardInUseError, match=f"follows game {game_id}, still in play"):
+            await hub.attach_dgt_board(game_id=next_game, url=link.path)
+        assert hub.sessions[game_id] is first
+        await hub.desk.set_result(game_id=game_id, result="1-0", who=ARBITER, reason="resigned")
+        second = await hub.attach_dgt_board(game_id=next_game, url=link.path)
+        assert first.ended.is_set()
+        assert set(hub.sessions) == {next_game}
+        assert hub.sessions[next_game] is second
     finally:
         await hub.close()
         link.close()
