@@ -5,7 +5,8 @@ prints one JSON line per board (``{"event": "board", "board": 1, "port": "/dev/p
 "white": ..., "black": ..., "url": ..., "serial": ..., "address": ...}``), then
 ``{"event": "ready"}``. Board N plays game N of the file (the file is cycled when there are
 more boards than games) as soon as a host listens to it, and reports ``{"event": "finished",
-"board": N}`` at the end. The boards stay connected until the process is interrupted.
+"board": N, "plies": P, "result": R}`` at the end. The boards stay connected until the
+process is interrupted.
 :mod:`boardsim.service` lists every JSON line.
 
 Options beyond that: ``--pgn`` is the older name of ``--games``; ``--speed N`` divides every

@@ -10,7 +10,8 @@ fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout
   ``serial``, ``address`` (the 14-bit bus address), ``bus`` and ``transport``. ``port`` is the
   same as ``url`` (the demo opens it as is);
 * ``{"event": "ready"}`` once every line is open;
-* ``{"event": "finished", "board": N}`` when board N's game has been played;
+* ``{"event": "finished", "board": N, "plies": P, "result": R}`` when board N's game has
+  been played: its number of plies and the result its PGN gives (``*`` if none);
 * ``{"event": "fault", "kind": ..., "board": N or null, "phase": "start" | "end"}``;
 * ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere;
 * ``{"event": "moved", "board": N, "ply": P, "at": T}`` with ``--report-moves``: the wall
@@ -214,9 +215,10 @@ async def serve(
             for ply in [p for p in touched if p < step.ply or not step.ply]:
                 emit({"event": "moved", "board": number, "ply": ply, "at": touched.pop(ply)})
 
+        moves = list(game.mainline_moves())
         await play_game(
             seats[number],
-            list(game.mainline_moves()),
+            moves,
             options.pace,
             rng,
             noise=options.noise,
@@ -228,7 +230,14 @@ async def serve(
         )
         for ply, at in sorted(touched.items()):
             emit({"event": "moved", "board": number, "ply": ply, "at": at})
-        emit({"event": "finished", "board": number})
+        emit(
+            {
+                "event": "finished",
+                "board": number,
+                "plies": len(moves),
+                "result": game.headers.get("Result", "*"),
+            }
+        )
 
     try:
         transport = "pty" if options.tcp_port is None else "tcp"

@@ -121,7 +121,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
 def _page_server(banner: str | None) -> Callable[[Path], Response]:
     """How pages are served: the files as they are, or with the banner at the top of the
     body (escaped: the banner is text, never markup)."""
-    if banner is None:
+    if not banner or banner.isspace():
         return FileResponse
     notice = f'<p class="site-banner" role="note">{html.escape(banner)}</p>'
 

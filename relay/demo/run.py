@@ -1,10 +1,11 @@
 """The demo's parts (database, simulated boards, hub, web server), started and stopped together.
 
-What a visitor sees is a believable event: sixteen invented players (for eight boards) with
-titles, ratings and federations; round 1 paired by the hub's own Swiss pairing, as an
-arbiter would have it paired; real games played on simulated DGT boards; results recorded
-and verified by :mod:`relay.demo.arbiter` as the games end, so that the bulletin, standings
-and crosstable fill in; and a banner on every page saying that it is a simulation.
+What a visitor sees is a believable event, run the way an arbiter runs one: sixteen invented
+players (for eight boards) with titles, ratings and federations; round 1 paired by the
+hub's own Swiss pairing and published; the clocks of every board started centrally; real
+games played on simulated DGT boards; results recorded and verified by
+:mod:`relay.demo.arbiter` as the games end, so that the bulletin, standings and crosstable
+fill in; and a banner on every page saying that it is a simulation.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ import logging
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import datetime
 from pathlib import Path
 
-import chess.pgn
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -26,16 +26,16 @@ from relay.api.app import create_app
 from relay.api.server import RelayServer, listen_socket, make_server, url_of
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
-from relay.demo.arbiter import DEMO_ARBITER, DemoArbiter, PlayedGame
+from relay.demo.arbiter import DEMO_ARBITER, DemoArbiter
 from relay.demo.pgn_round import bundled_games
 from relay.demo.roster import RosterError, demo_players
 from relay.domain.formats.event_file import BoardSetup, EventSetup, TournamentSetup
+from relay.hub.clock_desk import Outcome
 from relay.hub.hub import Hub
 from relay.hub.pairing_desk import PairingRefusedError
 from relay.store.engine import open_store
-from relay.store.models import Player
 from relay.store.setup import load_event
-from relay.store.tournaments import get_round, list_eboards, list_games
+from relay.store.tournaments import round_pairings
 
 #: The simulated players' thinking time varies by this fraction either way (boardsim's default).
 PLY_JITTER = 0.5
@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 #: How long the simulator may take to open its boards.
 BOARDSIM_START_SECONDS = 30.0
+#: A clock whose board is still opening is started again, this often, this far apart.
+CLOCK_START_TRIES = 10
+CLOCK_RETRY_SECONDS = 0.5
 
 #: Shown at the top of every page while the demo runs.
 BANNER = (
@@ -75,16 +78,18 @@ class DemoOptions:
 
 def tournament_setup(boards: int, ports: list[str]) -> EventSetup:
     """The demo open: ``2 * boards`` players, one electronic board per board of a round,
-    and no round yet (the hub pairs round 1)."""
+    and no round yet (the hub pairs round 1). Each run is a tournament of its own, so a
+    database kept with ``--db`` holds one per run."""
     try:
         players = demo_players(2 * boards)
     except RosterError as error:
         raise DemoError(str(error)) from None
+    started = datetime.now()
     return EventSetup(
         tournament=TournamentSetup(
-            name="chess-relay Demo Open",
+            name=f"chess-relay Demo Open {started:%Y-%m-%d %H:%M:%S}",
             site="Simulated boards",
-            start_date=date.today(),
+            start_date=started.date(),
             time_control=TIME_CONTROL,
             rounds=ROUNDS,
             pairing_system="swiss",
@@ -93,18 +98,6 @@ def tournament_setup(boards: int, ports: list[str]) -> EventSetup:
         boards=tuple(BoardSetup(number, port) for number, port in enumerate(ports, start=1)),
         rounds=(),
     )
-
-
-def played_games(games: Path, boards: int) -> list[tuple[int, str]]:
-    """What boardsim plays on each board (the file's games in turn, cycling through it as
-    boardsim does): the number of plies and the result."""
-    played: list[tuple[int, str]] = []
-    with games.open(encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            played.append((len(list(game.mainline_moves())), game.headers.get("Result", "*")))
-    if not played:
-        raise DemoError(f"{games}: no games")
-    return [played[i % len(played)] for i in range(boards)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +131,7 @@ class Demo:
             settings,
             settle_seconds=settle,
             board_sweep_seconds=0.0,
-            banner=settings.banner or BANNER,
+            banner=BANNER if not settings.banner else f"{BANNER} {settings.banner}",
         )
         self.boards: list[DemoBoard] = []
         self.round_id = 0
@@ -163,8 +156,9 @@ class Demo:
     async def _start(self) -> str:
         self._engine = open_store(self.settings.db_url)
         self._hub = Hub(self.settings, self._engine, MemoryBus())
-        # Paired before the boards start playing: the simulated players do not wait.
-        tournament_id = self._load(tournament_setup(self.options.boards, ports=[]))
+        # The simulated players sit at their boards until the clocks are started.
+        ports = await self._start_boardsim()
+        tournament_id = self._load(tournament_setup(self.options.boards, ports))
         try:
             pairings = await self._hub.pairings.pair_next(
                 tournament_id=tournament_id, who=DEMO_ARBITER
@@ -173,21 +167,12 @@ class Demo:
             raise DemoError(f"round 1 could not be paired: {error}") from None
         self.round_id = pairings.round_id
         await self._hub.desk.publish(round_id=self.round_id, published=True, who=DEMO_ARBITER)
-        ports = await self._start_boardsim()
-        self._load(tournament_setup(self.options.boards, ports))  # adds the boards
-        games = await self._assign_boards()
+        self.boards = await self._read_boards()
+        self._arbiter = DemoArbiter(self._hub, {b.board: b.game_id for b in self.boards})
         failed = await self._hub.attach_round(self.round_id)
         if failed:
             raise DemoError("; ".join(failed.values()))
-        played = played_games(self.options.games, self.options.boards)
-        self._arbiter = DemoArbiter(
-            self._hub,
-            {
-                board.board: PlayedGame(board.game_id, plies, result)
-                for board, (plies, result) in zip(games, played, strict=True)
-            },
-        )
-        self.boards = games
+        await self._start_clocks()
         sock = listen_socket(self.settings.host, self.settings.port)
         self._server = make_server(create_app(self.settings, self._hub))
         self._serving = asyncio.create_task(self._server.serve(sockets=[sock]))
@@ -199,29 +184,34 @@ class Demo:
         with Session(self._engine) as session:
             return load_event(session, setup).tournament_id
 
-    async def _assign_boards(self) -> list[DemoBoard]:
-        """Round 1's games, each on the electronic board of its board number."""
+    async def _read_boards(self) -> list[DemoBoard]:
+        """Round 1's games: each is played on the electronic board of its board number."""
         assert self._hub is not None
         round_id = self.round_id
 
-        def read(session: Session) -> list[tuple[int, int, int | None, str, str, str]]:
-            tournament_id = get_round(session, round_id=round_id).tournament_id
-            eboards = {e.number: e for e in list_eboards(session, tournament_id=tournament_id)}
-            rows = []
-            for game in list_games(session, round_id=round_id):
-                eboard = eboards[game.board]
-                assert game.id is not None
-                white, black = (session.get(Player, p) for p in (game.white_id, game.black_id))
-                assert white is not None
-                assert black is not None
-                rows.append((game.board, game.id, eboard.id, eboard.url, white.name, black.name))
-            return rows
+        def read(session: Session) -> list[DemoBoard]:
+            return [
+                DemoBoard(p.game.board, p.game.id or 0, p.eboard.url, p.white.name, p.black.name)
+                for p in round_pairings(session, round_id=round_id)
+                if p.eboard is not None
+            ]
 
-        boards = []
-        for board, game_id, eboard_id, port, white, black in await self._hub.recorder.run(read):
-            await self._hub.desk.assign(game_id=game_id, eboard_id=eboard_id, who=DEMO_ARBITER)
-            boards.append(DemoBoard(board, game_id, port, white, black))
-        return boards
+        return await self._hub.recorder.run(read)
+
+    async def _start_clocks(self) -> None:
+        """Start every board's clock centrally, as the arbiter does at the start of a round;
+        a clock that has not answered yet (its board still opening) is started again."""
+        assert self._hub is not None
+        waiting: list[int] | None = None
+        for _ in range(CLOCK_START_TRIES):
+            reports = await self._hub.clocks.start(
+                round_id=self.round_id, game_ids=waiting, who=DEMO_ARBITER
+            )
+            waiting = [r.game_id for r in reports if r.outcome is not Outcome.STARTED]
+            if not waiting:
+                return
+            await asyncio.sleep(CLOCK_RETRY_SECONDS)
+        raise DemoError(f"the clocks of games {waiting} did not start")
 
     async def _start_boardsim(self) -> list[str]:
         options = self.options
@@ -240,6 +230,7 @@ class Demo:
             str(options.touch_seconds),
             "--time-control",
             BOARDSIM_TIME_CONTROL,
+            "--wait-for-clock",
         ]
         if options.seed is not None:
             command += ["--seed", str(options.seed)]
@@ -273,13 +264,20 @@ class Demo:
                 self.finished_boards.add(record["board"])
                 log.info("board %s has played its game", record["board"])
                 if self._arbiter is not None:
-                    self._arbiter.board_finished(record["board"])
+                    self._arbiter.board_finished(
+                        record["board"], plies=record["plies"], result=record["result"]
+                    )
 
     async def stop(self) -> None:
         """Stop the server, the hub and the simulator; safe to call more than once."""
-        if self._arbiter is not None:
-            await self._arbiter.close()
-            self._arbiter = None
+        # Nothing new for the arbiter once the simulator's reports are no longer read.
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
+            self._watcher = None
+        arbiter, self._arbiter = self._arbiter, None
+        if arbiter is not None:
+            await arbiter.close()
         if self._server is not None and self._serving is not None:
             self._server.should_exit = True
             await asyncio.gather(self._serving, return_exceptions=True)
@@ -292,10 +290,6 @@ class Demo:
                 self._boardsim.terminate()
             await self._boardsim.wait()
             self._boardsim = None
-        if self._watcher is not None:
-            self._watcher.cancel()
-            await asyncio.gather(self._watcher, return_exceptions=True)
-            self._watcher = None
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None

@@ -109,6 +109,10 @@ async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
         assert len({g["white"] in top for g in pairings["games"][:2]}) == 2
         assert pairings["warnings"] == []
 
+        # The clocks were started centrally: every board's clock runs, White's first.
+        summaries = await get_json(f"{url}api/rounds/{demo.round_id}/games")
+        assert all(s["clock"]["running"] in ("white", "black") for s in summaries)
+
         page = await asyncio.to_thread(fetch, url)
         assert 'class="site-banner"' in page
         assert "Simulation" in page
@@ -158,3 +162,25 @@ async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
         assert all(row["played"] == 1 for row in standings)
     finally:
         await demo.stop()
+
+
+@pytest.mark.anyio
+async def test_a_demo_database_kept_with_db_holds_one_tournament_per_run(tmp_path):
+    """``relay demo --db`` run twice: the second run is a tournament of its own, on the
+    boards its own simulator opened, not on the first run's ports."""
+    db_url = f"sqlite:///{tmp_path / 'kept.db'}"
+    seen: list[tuple[int, list[str]]] = []
+    for _ in range(2):
+        demo = Demo(Settings(port=0), DemoOptions(boards=2, ply_seconds=0.5, db_url=db_url))
+        url = await demo.start()
+        try:
+            tournaments = await get_json(f"{url}api/tournaments")
+            games = await get_json(f"{url}api/rounds/{demo.round_id}/games")
+            assert [g["board"] for g in games] == [1, 2]
+            seen.append((len(tournaments), [board.port for board in demo.boards]))
+            health = await get_json(f"{url}api/rounds/{demo.round_id}/boards")
+            assert all(row["attached"] for row in health)
+        finally:
+            await demo.stop()
+    (first_count, _), (second_count, _) = seen
+    assert (first_count, second_count) == (1, 2)

@@ -191,5 +191,6 @@ def test_a_banner_tops_every_page_as_text(tmp_path):
                 '<p class="site-banner" role="note">'
                 "Simulation &lt;b&gt;only&lt;/b&gt; &amp; &quot;nothing&quot; real</p>"
             )
-    with TestClient(create_app(replace(settings, banner=None))) as client:
-        assert "site-banner" not in client.get("/").text
+    for none in (None, "", "  "):
+        with TestClient(create_app(replace(settings, banner=none))) as client:
+            assert "site-banner" not in client.get("/").text
