@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -91,16 +92,32 @@ class Hub:
 
         return await self._attach(game_id, connect, url, port=url)
 
-    async def _free_port(self, url: str, *, for_game: int) -> None:
-        holder = next((g for g, port in self._ports.items() if port == url), None)
-        if holder is None or holder == for_game:
-            return
-        session = self.sessions.get(holder)
-        if session is not None and not session.finished:
-            raise BoardInUseError(f"the board at {url} follows game {holder}, still in play")
-        log.info("the board at %s goes from game %s to game %s", url, holder, for_game)
-        with contextlib.suppress(KeyError):  # it went away meanwhile
-            await self.detach(holder)
+    async def _claim_port(self, url: str, *, for_game: int) -> str:
+        """Claim the board at ``url`` for a game being attached; returns the port's key.
+
+        The claim is taken before the port is opened, so two attaches cannot both open it;
+        the key names a device by its real path (``/dev/serial/by-id/...`` and the
+        ``/dev/ttyACM0`` it links to are one board).
+        """
+        key = await asyncio.to_thread(os.path.realpath, url) if url.startswith("/") else url
+        while (holder := self._port_holder(key, for_game)) is not None:
+            if holder in self._attaching:
+                raise BoardInUseError(f"the board at {url} is being attached to game {holder}")
+            session = self.sessions.get(holder)
+            if session is None:  # its session went away: a stale claim
+                del self._ports[holder]
+                continue
+            if not session.finished:
+                raise BoardInUseError(f"the board at {url} follows game {holder}, still in play")
+            log.info("the board at %s goes from game %s to game %s", url, holder, for_game)
+            with contextlib.suppress(KeyError):  # it went away meanwhile
+                await self.detach(holder)
+            self._ports.pop(holder, None)
+        self._ports[for_game] = key
+        return key
+
+    def _port_holder(self, key: str, for_game: int) -> int | None:
+        return next((g for g, port in self._ports.items() if port == key and g != for_game), None)
 
     async def attach_game(self, game_id: int) -> BoardSession:
         """Follow the electronic board assigned to the game."""
@@ -194,9 +211,10 @@ class Hub:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
         self._attaching.add(game_id)
+        attached = False
         try:
             if port is not None:
-                await self._free_port(port, for_game=game_id)
+                await self._claim_port(port, for_game=game_id)
 
             def load(session: Session) -> tuple[int, GameRecord, TimeControl]:
                 pairing = game_pairing(session, game_id=game_id)
@@ -207,8 +225,11 @@ class Hub:
 
             round_id, record, control = await self.recorder.run(load)
             link = await connect(bool(record.moves))
+            attached = True
         finally:
             self._attaching.discard(game_id)
+            if not attached:
+                self._ports.pop(game_id, None)
         tracker = PositionTracker(
             record.board, settling=self.settings.settling(), rules=rules_for(control)
         )
@@ -221,8 +242,6 @@ class Hub:
         )
         self.sessions[game_id] = session
         self._links[game_id] = link
-        if port is not None:
-            self._ports[game_id] = port
         task = asyncio.create_task(self._follow(game_id, session, link))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -238,21 +238,34 @@ async def test_attach_errors_detach_and_reattach(engine, game_id):
 
 
 @pytest.mark.anyio
-async def test_a_board_goes_to_the_next_round_once_its_game_is_over(engine, game_id):
+async def test_a_board_goes_to_the_next_round_once_its_game_is_over(engine, game_id, tmp_path):
     """Round 2 is played on round 1's boards: attaching a round-2 game to a board that a
-    round-1 game still follows is refused while that game is in play, and takes the board
-    over once it is finished; the port is never opened twice."""
+    round-1 game still follows is refused while that game is in play (under any name of
+    the device), and takes the board over once it is finished; two games attached to one
+    board at once get it once."""
     with Session(engine) as session:
         _, (next_game,) = paired_round(session, name="Hub test", number=2)
+        _, (third_game,) = paired_round(session, name="Hub test", number=3)
     hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
     link = PtyLink(VirtualBoard())
+    alias = tmp_path / "board-1"  # as /dev/serial/by-id/... names a USB board
+    alias.symlink_to(link.path)
     try:
-        first = await hub.attach_dgt_board(game_id=game_id, url=link.path)
+        both = await asyncio.gather(
+            hub.attach_dgt_board(game_id=game_id, url=link.path),
+            hub.attach_dgt_board(game_id=third_game, url=str(alias)),
+            return_exceptions=True,
+        )
+        assert isinstance(both[1], BoardInUseError)
+        first = both[0]
+        assert isinstance(first, BoardSession)
         with anyio.fail_after(5):
             await link.wait_until_updating()
-        with pytest.raises(BoardInUseError, match=f"follows game {game_id}, still in play"):
-            await hub.attach_dgt_board(game_id=next_game, url=link.path)
+        for url in (link.path, str(alias)):
+            with pytest.raises(BoardInUseError, match=f"follows game {game_id}, still in play"):
+                await hub.attach_dgt_board(game_id=next_game, url=url)
         assert hub.sessions[game_id] is first
+        assert set(hub.sessions) == {game_id}
         await hub.desk.set_result(game_id=game_id, result="1-0", who=ARBITER, reason="resigned")
         second = await hub.attach_dgt_board(game_id=next_game, url=link.path)
         assert first.ended.is_set()
