@@ -17,12 +17,24 @@ import json
 import logging
 import secrets
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published
+
+
+def shown_url(url: str) -> str:
+    """A Redis URL as it may be printed: with its password, if any, masked."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +95,7 @@ class RedisBus(MemoryBus):
             await self._client.ping()
         except (RedisError, OSError) as error:
             await self._client.aclose()
-            raise BusError(f"cannot reach Redis at {self.url}: {error}") from None
+            raise BusError(f"cannot reach Redis at {shown_url(self.url)}: {error}") from None
         self._tasks = [
             asyncio.create_task(self._write(), name="redis-bus-writer"),
             asyncio.create_task(self._listen(), name="redis-bus-listener"),

@@ -20,7 +20,7 @@ def shown_url(url: str) -> str:
     """``url`` as it may be printed or logged: with its password, if any, masked."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         return url if "@" not in url else "(a database URL that cannot be read)"
 
 
@@ -28,7 +28,7 @@ def open_store(url: str) -> Engine:
     """Open the database at ``url`` and bring its schema up to date."""
     try:
         engine = open_engine(url)
-    except (ArgumentError, ImportError) as error:
+    except (ArgumentError, ImportError, ValueError) as error:
         raise StoreError(f"bad database URL {shown_url(url)!r}: {error}") from None
     try:
         upgrade(engine)

@@ -85,7 +85,9 @@ async def test_a_lost_message_is_refilled_from_the_rounds_stream(pair):
 
 
 @pytest.mark.anyio
-async def test_an_unreachable_redis_is_a_clear_error():
-    bus = RedisBus("redis://127.0.0.1:1/0")
-    with pytest.raises(BusError, match="cannot reach Redis"):
+async def test_an_unreachable_redis_is_a_clear_error_without_its_password():
+    bus = RedisBus("redis://:s3cret@127.0.0.1:1/0")
+    with pytest.raises(BusError, match="cannot reach Redis") as refused:
         await bus.start()
+    assert "s3cret" not in str(refused.value)
+    assert "redis://:***@127.0.0.1:1/0" in str(refused.value)

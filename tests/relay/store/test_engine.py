@@ -19,10 +19,17 @@ from relay.store.engine import StoreError, open_store, shown_url
         ("postgresql+psycopg://relay@db/relay", "postgresql+psycopg://relay@db/relay"),
         ("not a url with user:pass@host", "(a database URL that cannot be read)"),
         ("nosuch", "nosuch"),
+        ("postgresql+psycopg://u:s3cret@h:xx/db", "(a database URL that cannot be read)"),
     ],
 )
 def test_passwords_are_masked(url, shown):
     assert shown_url(url) == shown
+
+
+def test_a_url_that_cannot_be_read_is_a_clear_error_without_its_password():
+    with pytest.raises(StoreError, match="bad database URL") as refused:
+        open_store("postgresql+psycopg://u:s3cret@h:xx/db")
+    assert "s3cret" not in str(refused.value)
 
 
 def test_an_unusable_database_is_named_without_its_password():
