@@ -9,6 +9,7 @@ check from a folder that has no checkout in it, with no ``RELAY_WEB_DIR``.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -137,3 +138,13 @@ def test_installed_relay_serve_serves_its_pages(installed, tmp_path):
         script = page.split('src="', 1)[1].split('"', 1)[0]
         with urllib.request.urlopen(url.rstrip("/") + script, timeout=10) as answer:
             assert answer.status == 200
+
+
+def test_the_container_installs_as_a_user_does():
+    """The Dockerfile's install is this one: ``pip install .`` of the sources, not editable,
+    and the pages come from the package, not from a RELAY_WEB_DIR."""
+    steps = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    installs = [line for line in steps.splitlines() if "pip install" in line]
+    assert any(re.search(r"pip install [^&]*--no-deps \.(\s|$)", line) for line in installs)
+    assert not any(" -e " in line or "--editable" in line for line in installs)
+    assert "RELAY_WEB_DIR" not in steps

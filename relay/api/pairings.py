@@ -179,7 +179,9 @@ async def set_rules(
         tournament = get_tournament(session, tournament_id=tournament_id)
         before: dict[str, Any] = {
             "pairing_system": tournament.pairing_system,
-            "tie_breaks": _tie_breaks(tournament.tie_breaks),
+            "tie_breaks": (
+                None if tournament.tie_breaks is None else list(parse_order(tournament.tie_breaks))
+            ),
         }
         after = dict(before)
         if "pairing_system" in given:
@@ -208,13 +210,6 @@ async def set_rules(
 
     with refusals(f"tournament {tournament_id}"):
         return await hub.recorder.run(store)
-
-
-def _tie_breaks(stored: str | None) -> list[str] | None:
-    """The stored tie-break order (``"BH-C1, BH"``) as its names."""
-    if stored is None:
-        return None
-    return [name.strip() for name in stored.split(",") if name.strip()]
 
 
 @router.get("/tournaments/{tournament_id}/report.trf", response_class=PlainTextResponse)

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
-from importlib import metadata
 
 import pytest
 
@@ -154,10 +153,3 @@ def test_serve_loads_an_event_file_over_tls(tmp_path):
         context.check_hostname = False
         with urllib.request.urlopen(f"{url}api/rounds", timeout=10, context=context) as reply:
             assert [r["number"] for r in json.load(reply)] == [1]
-
-
-def test_version_is_the_installed_distributions(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main(["--version"])
-    assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"relay {metadata.version('chess-relay')}"

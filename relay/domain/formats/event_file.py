@@ -49,11 +49,13 @@ from typing import Any, TypeVar
 
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
+from relay.domain.formats.trf import TITLES as FIDE_TITLES
 from relay.domain.tournament.tie_break_names import parse_order
 
 DRIVERS = frozenset({"dgt"})
 MAX_DELAY_SECONDS = 3600
-TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "LM"})
+#: FIDE's titles, and the Lady Master of some national federations.
+TITLES = FIDE_TITLES | {"LM"}
 
 T = TypeVar("T")
 

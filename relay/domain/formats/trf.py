@@ -87,7 +87,7 @@ TITLE_LETTERS: dict[str, str] = {
     "wf": "WFM",
     "wc": "WCM",
 }
-_TITLES_KNOWN = "GM, IM, WGM, FM, WIM, CM, WFM, WCM or g, m, wg, f, wm, c, wf, wc"
+_TITLES_KNOWN = f"{', '.join(TITLE_LETTERS.values())} or {', '.join(TITLE_LETTERS)}"
 
 _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})")
 _POINTS = re.compile(r"\d{1,2}\.[05]|\d{1,4}")

@@ -8,6 +8,8 @@ import pytest
 
 from relay.domain.formats.event_file import EventFileError, parse_event_file, render_event_file
 
+ROOT = Path(__file__).resolve().parents[4]
+
 EXAMPLE = """
 [tournament]
 name = "Prague Open 2026"
@@ -128,16 +130,31 @@ def test_duplicate_numbers_are_refused():
         parse_event_file(text)
 
 
+def toml_example(document: str, heading: str) -> str:
+    """The first TOML block after ``heading`` in one of the repository's documents."""
+    text = (ROOT / document).read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1]
+    return section.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
 def test_the_readme_example_is_a_valid_event_file():
-    readme = (Path(__file__).resolve().parents[4] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Event files", 1)[1]
-    text = section.split("```toml\n", 1)[1].split("```", 1)[0]
-    setup = parse_event_file(text)
-    assert setup.tournament.time_control == "40/5400+30:1800+30"
-    assert setup.rounds[0].pairings == ((2, 1),)
+    setup = parse_event_file(toml_example("README.md", "## A real event in ten minutes"))
+    assert setup.tournament.time_control == "5400+30"
+    assert setup.tournament.pairing_system == "swiss"
+    assert [p.name for p in setup.players] == ["Moss, Mary", "Lee, Hugo"]
     assert setup.boards[0].url == "/dev/ttyACM0"
+    assert setup.rounds[0].pairings == ((1, 2),)
+    assert setup.rounds[0].delay == 900
+
+
+def test_the_formats_complete_example_is_a_valid_event_file():
+    setup = parse_event_file(toml_example("docs/formats.md", "### A complete example"))
+    assert setup.tournament.time_control == "40/5400+30:1800+30"
+    assert setup.rounds[0].pairings == ((2, 1), (3, 4))
+    assert [b.url for b in setup.boards] == ["/dev/ttyACM0", "socket://10.0.0.7:7000"]
     assert setup.tournament.pairing_system == "swiss"
     assert setup.tournament.tie_breaks == ("BH-C1", "BH", "SB", "WIN", "BPG")
+    assert [r.number for r in setup.rounds] == [1, 2]
 
 
 def test_a_rendered_event_file_reads_back_the_same():
