@@ -46,9 +46,27 @@ def find_moves(
     return []
 
 
+#: Longer sequences are searched only among men that end elsewhere (see all_sequences).
+_EXHAUSTIVE_PLIES = 3
+
+
 def all_sequences(board: chess.Board, target: Placement, plies: int) -> list[list[chess.Move]]:
     """Every legal sequence of exactly ``plies`` moves reaching ``target`` (transpositions
-    give several: e5, Nf3, Nc6 and Nc6, Nf3, e5 end in the same position)."""
+    give several: e5, Nf3, Nc6 and Nc6, Nf3, e5 end in the same position).
+
+    Up to three plies every legal move is tried. Beyond that, a sequence's men start from
+    squares ``target`` shows differently or from squares an earlier move of it landed on:
+    this leaves out only a man that goes somewhere and comes back within the sequence, and
+    keeps four plies to thousands of positions instead of millions.
+    """
+    changed = Placement.of_board(board).changed_squares(target)
+    everywhere = chess.BB_ALL if plies <= _EXHAUSTIVE_PLIES else changed
+    return _sequences(board, target, plies, everywhere)
+
+
+def _sequences(
+    board: chess.Board, target: Placement, plies: int, movable: int
+) -> list[list[chess.Move]]:
     if plies == 1:
         move = find_move(board, target)
         return [] if move is None else [[move]]
@@ -56,13 +74,21 @@ def all_sequences(board: chess.Board, target: Placement, plies: int) -> list[lis
     if distance > _MOST_SQUARES_PER_MOVE * plies:
         return []
     found: list[list[chess.Move]] = []
-    for first in list(board.generate_legal_moves()):
+    for first in list(board.generate_legal_moves(from_mask=movable)):
+        landed = movable | chess.BB_SQUARES[first.to_square]
+        if board.is_castling(first):
+            landed |= _ROOK_LANDINGS
         board.push(first)
         try:
-            found += [[first, *rest] for rest in all_sequences(board, target, plies - 1)]
+            rest = _sequences(board, target, plies - 1, landed)
+            found += [[first, *moves] for moves in rest]
         finally:
             board.pop()
     return found
+
+
+#: Where a castling rook lands (a castling move names only the king's squares).
+_ROOK_LANDINGS = chess.BB_D1 | chess.BB_F1 | chess.BB_D8 | chess.BB_F8
 
 
 def find_sibling(board: chess.Board, target: Placement) -> chess.Move | None:

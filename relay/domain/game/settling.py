@@ -18,9 +18,18 @@ two updates.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 #: How long a placement must stand still before it is decided, by default.
 DEFAULT_SETTLE_SECONDS = 0.25
+
+
+class Windows(NamedTuple):
+    """The three stages' windows, in seconds of stillness after the board last changed."""
+
+    settle: float
+    recover: float
+    alert: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +61,14 @@ class Settling:
             link_seconds=link_seconds,
         )
 
-    def windows(self, time_trouble: bool) -> tuple[float, float, float]:
+    def windows(self, time_trouble: bool) -> Windows:
         """The three stage windows, in seconds after the last change."""
         factor = self.time_trouble_factor if time_trouble else 1.0
         floor = 2 * self.link_seconds
-        return (
-            max(self.settle_seconds, floor) * factor,
-            max(self.recover_seconds, 2 * floor) * factor,
-            max(self.alert_seconds, 4 * floor) * factor,
+        return Windows(
+            settle=max(self.settle_seconds, floor) * factor,
+            recover=max(self.recover_seconds, 2 * floor) * factor,
+            alert=max(self.alert_seconds, 4 * floor) * factor,
         )
 
     def press_window(self) -> float:

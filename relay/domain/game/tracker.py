@@ -58,18 +58,17 @@ from relay.domain.game.matching import (
     find_sibling_and_reply,
 )
 from relay.domain.game.placement import START, Placement
-from relay.domain.game.settling import Settling
+from relay.domain.game.settling import Settling, Windows
+from relay.domain.game.tracker_state import ClockPresses, Pending, Stage
 
 __all__ = ["ClockView", "PositionTracker"]
 
 _LAST_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 _CENTRE = chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5
 
-#: Placements kept since the last decision, to order moves that were missed.
-_TRAIL = 256
-
-# Stages of a pending placement: what has been tried on it so far.
-_FRESH, _SETTLED, _RECOVERED, _DONE = range(4)
+#: The most plies caught up at once: with a running clock counting the presses, and without.
+_MOST_MISSED = 4
+_MOST_MISSED_UNCOUNTED = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,31 +128,17 @@ class PositionTracker:
         self.rules = rules or Rules()
         self.rotated = False
         self._clock: ClockView | None = None
-        self._pending: Placement | None = None
-        self._markers: frozenset[str] = frozenset()
-        self._since = 0.0
-        self._stage = _FRESH
-        self._waiting = False
+        self._pending = Pending()
+        self._clock_presses = ClockPresses()
+        # What the last decision left open: a press confirmed it, its promotion piece was
+        # assumed, a result was proposed since (all forgotten by _forget_decision).
         self._confirmed = False
         self._assumed_promotion = False
-        self._press: float | None = None
-        self._pressed_on: chess.Color | None = None
-        self._trail: list[Placement] = []
-        self._since_press: list[Placement] = []
-        self._alerted = False
         self._proposed: str | None = None
+        self._alerted = False
         self._claims: tuple[Claim, ...] = ()
         self._locked = False
-        # Clock presses seen since the game last changed, for moves not yet decided.
-        self._presses = 0
-        self._handed_over = False
-        self._clock_at: float | None = None
-        self._clock_silent = False
         self._now = 0.0
-        # A press decided the last move: until when the board may still be reporting the
-        # rest of it (a sweep that came late), and whether its next change came in time.
-        self._sweep_grace: float | None = None
-        self._late_sweep = False
         self._reset(board.root() if board is not None else chess.Board())
         for move in board.move_stack if board is not None else ():
             self._push(move)
@@ -185,29 +170,30 @@ class PositionTracker:
     def _press_deadline(self) -> float | None:
         """A press waits one settle window for the board to show the move it completes: a
         board reports what its sensors see on its next sweep, often after the press."""
-        if self._press is None:
+        if self._clock_presses.press is None:
             return None
-        return self._press + self.settling.press_window()
+        return self._clock_presses.press + self.settling.press_window()
 
     def _stage_deadline(self) -> float | None:
-        placement = self._pending
+        placement = self._pending.placement
         if placement is None:
             return None
+        pending = self._pending
+        windows = self._windows()
         if placement == self._placements[-1]:
-            if self._stage != _FRESH:
+            if pending.stage is not Stage.FRESH:
                 return None
-            if self._markers and not self.finished:
-                return self._since + self._windows()[0]
-            return self._since if self._alerted else None
+            if pending.markers and not self.finished:
+                return pending.since + windows.settle
+            return pending.since if self._alerted else None
         if self.finished:
-            return self._since + self._windows()[0] if self._stage == _FRESH else None
-        settle, recover, alert = self._windows()
-        if self._stage == _FRESH:
-            return self._since + settle
-        if self._stage == _SETTLED:
-            return self._since + recover
-        if self._stage == _RECOVERED and not self._waiting:
-            return self._since + alert
+            return pending.since + windows.settle if pending.stage is Stage.FRESH else None
+        if pending.stage is Stage.FRESH:
+            return pending.since + windows.settle
+        if pending.stage is Stage.SETTLED:
+            return pending.since + windows.recover
+        if pending.stage is Stage.RECOVERED and not pending.waiting:
+            return pending.since + windows.alert
         return None
 
     # Inputs
@@ -227,21 +213,11 @@ class PositionTracker:
         """
         if self.rotated:
             placement = placement.turned()
-        if placement == self._pending and markers == self._markers:
+        if placement == self._pending.placement and markers == self._pending.markers:
             return []
         events = self.settle(now, wall_time)
-        if self._sweep_grace is not None:
-            self._late_sweep, self._sweep_grace = now <= self._sweep_grace, None
-        self._trail.append(placement)
-        if self._press is not None:
-            self._since_press.append(placement)
-        if len(self._trail) > _TRAIL:
-            del self._trail[0]
-        self._pending = placement
-        self._markers = markers
-        self._since = now
-        self._stage = _FRESH
-        self._waiting = False
+        self._clock_presses.shown(placement, now)
+        self._pending.shown(placement, markers, now)
         return events
 
     def settle(self, now: float, wall_time: float) -> list[GameEvent]:
@@ -261,12 +237,10 @@ class PositionTracker:
     def clock(self, view: ClockView, now: float, wall_time: float) -> list[GameEvent]:
         """A clock reading: a changed lever is a press; a new flag is a flag fall."""
         previous, self._clock = self._clock, view
-        if self._clock_at is not None and now - self._clock_at > self._silence():
-            self._clock_silent = True
-        self._clock_at = now
+        self._clock_presses.read(now, self._silence())
         events: list[GameEvent] = []
         if previous is not None and view.to_move != previous.to_move:
-            self._count_press(view)
+            self._clock_presses.count(view.to_move, self.board.turn)
             events += self._pressed(not view.to_move, now, wall_time)
         fallen = [
             colour
@@ -312,12 +286,12 @@ class PositionTracker:
             move = find_move(self.board, placement)
             if move is not None:
                 events += self._play([move], wall_time)
-        self._pending = None
+        self._pending.clear()
         return events
 
     # Stages
 
-    def _windows(self) -> tuple[float, float, float]:
+    def _windows(self) -> Windows:
         clock = self._clock
         trouble = (
             clock is not None
@@ -327,20 +301,20 @@ class PositionTracker:
         return self.settling.windows(trouble)
 
     def _advance(self, wall_time: float) -> list[GameEvent]:
-        placement = self._pending
+        placement = self._pending.placement
         assert placement is not None
-        stage, self._stage = self._stage, self._stage + 1
+        stage = self._pending.advance()
         if placement == self._placements[-1]:
-            self._stage = _DONE
+            self._pending.give_up()
             events = self._restored(wall_time)
-            if self._markers and not self.finished:
+            if self._pending.markers and not self.finished:
                 events += self._gesture(placement, wall_time) or []
             return events
         if self.finished:
             return self._after_the_end(placement, wall_time)
-        if stage == _FRESH:
+        if stage is Stage.FRESH:
             return self._on_settled(placement, wall_time)
-        if stage == _SETTLED:
+        if stage is Stage.SETTLED:
             return self._on_recover(placement, wall_time)
         return self._on_alert(placement, wall_time)
 
@@ -354,18 +328,24 @@ class PositionTracker:
             return start
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
-            self._stage = _DONE
+            self._pending.give_up()
             return gesture
         if self._correctable() and not self.rules.moves_need_press:
             sibling = find_sibling(self.board, placement)
             if sibling is not None:
                 return self._correct(sibling, wall_time)
+        if self._counting_presses() and self._clock_presses.presses >= 2:
+            # Still for a settle window after presses for moves not decided: the moves
+            # the record missed are caught up now, every one of them pressed.
+            moves = self._missed_moves(placement, every_ply_pressed=True)
+            if moves:
+                return self._play(moves, wall_time, recovered=True, confirmed=True)
         promotion = self._promotion(placement)
         if promotion is not None and promotion.ambiguous and not self.rules.moves_need_press:
             return self._promote(promotion, wall_time, confirmed=False)
         missing = self._missing(placement)
         if missing is not None:
-            self._waiting = True
+            self._pending.wait_for_hands()
             names = tuple(chess.square_name(s) for s in chess.scan_forward(missing))
             return [Waiting(missing=names, at=wall_time)]
         return []
@@ -382,16 +362,16 @@ class PositionTracker:
         king's sweep comes late (a slow sweep, a busy host); a player moving again on the
         opponent's time starts later.
         """
-        return self._late_sweep and self._presses == 0
+        return self._clock_presses.late_sweep and self._clock_presses.presses == 0
 
     def _on_recover(self, placement: Placement, wall_time: float) -> list[GameEvent]:
-        if self._waiting:
+        if self._pending.waiting:
             return []
         if not self.rules.moves_need_press:
             # A decided move whose man went on, answered before the board showed where:
             # first if the board was seen showing it, else after moves missed outright.
             replaced = find_sibling_and_reply(self.board, placement) if self._correctable() else []
-            if replaced and self._sightings(replaced, set(self._trail), replacing=True):
+            if replaced and self._sightings(replaced, set(self._pending.trail), replacing=True):
                 return self._replace(replaced, wall_time)
             # Shuffling players repeat positions far more often than arbiters take back
             # moves: a placement two or three legal plies ahead is read as moves first.
@@ -406,50 +386,46 @@ class PositionTracker:
         sibling, reply = moves
         return self._correct(sibling, wall_time) + self._play([reply], wall_time, recovered=True)
 
-    def _missed_moves(self, placement: Placement) -> list[chess.Move]:
-        """The shortest sequence of two or three plies reaching ``placement``; among
-        transpositions, the one whose positions the board was seen passing through."""
-        seen = set(self._trail)
-        for plies in (2, 3):
-            if not self._clock_allows(plies):
+    def _missed_moves(
+        self, placement: Placement, *, every_ply_pressed: bool = False
+    ) -> list[chess.Move]:
+        """The shortest sequence of two to four plies reaching ``placement`` that the
+        clock's presses account for (three plies at most without a running clock to count
+        them); among transpositions, the one whose positions the board was seen passing
+        through. ``every_ply_pressed``: the newest ply's mover has pressed too."""
+        seen = set(self._pending.trail)
+        most = _MOST_MISSED if self._counting_presses() else _MOST_MISSED_UNCOUNTED
+        for plies in range(2, most + 1):
+            if not self._clock_allows(plies, every_ply_pressed=every_ply_pressed):
                 return []
             sequences = all_sequences(self.board, placement, plies)
             if sequences:
                 return max(sequences, key=lambda moves: self._sightings(moves, seen))
         return []
 
-    def _clock_allows(self, plies: int) -> bool:
+    def _clock_allows(self, plies: int, *, every_ply_pressed: bool = False) -> bool:
         """Whether a running clock saw enough presses for ``plies`` missed moves.
 
         Every mover presses, the last one perhaps not yet. A knocked piece can make the
         board look like a move by the wrong side plus a piece's trip and return; the clock
         tells that apart, unless its readings have gone missing too.
         """
-        view = self._clock
-        if view is None or not view.running or self._clock_at is None:
+        if not self._counting_presses():
             return True
-        if self._clock_silent or self._now - self._clock_at > self._silence():
-            return True
-        return self._presses >= plies - 1
+        return self._clock_presses.presses >= (plies if every_ply_pressed else plies - 1)
+
+    def _counting_presses(self) -> bool:
+        """Whether a running clock is counting the presses, its readings not gone missing."""
+        running = self._clock is not None and self._clock.running
+        return self._clock_presses.counting(running, self._now, self._silence())
 
     def _silence(self) -> float:
         return self.settling.clock_silence_seconds
 
-    def _count_press(self, view: ClockView) -> None:
-        if self._handed_over:
-            self._presses += 1
-        elif view.to_move == self.board.turn:
-            self._handed_over = True  # the last decided move's mover handing over
-        else:
-            self._handed_over = True  # the side to move pressed: a move not yet decided
-            self._presses += 1
-
     def _count_presses_from_here(self) -> None:
         """The game changed: presses seen so far belong to the moves decided."""
-        view = self._clock
-        self._presses = 0
-        self._handed_over = view is not None and view.to_move == self.board.turn
-        self._clock_silent = False
+        to_move = None if self._clock is None else self._clock.to_move
+        self._clock_presses.count_from_here(to_move, self.board.turn)
 
     def _sightings(
         self, moves: list[chess.Move], seen: set[Placement], *, replacing: bool = False
@@ -474,7 +450,7 @@ class PositionTracker:
             square = chess.square_name(promotion.move.to_square)
             return [self._alert("pawn-on-last-rank", f"a pawn stands on {square}", wall_time)]
         events: list[GameEvent] = []
-        pressed, self._pressed_on = self._pressed_on, None
+        pressed = self._clock_presses.take_pressed_on()
         if pressed is not None:
             reason = "no legal move explains the board"
             events += self._illegal_move(pressed, reason, wall_time)
@@ -484,7 +460,7 @@ class PositionTracker:
         return events
 
     def _after_the_end(self, placement: Placement, wall_time: float) -> list[GameEvent]:
-        self._stage = _DONE
+        self._pending.give_up()
         return self._start_events(placement, wall_time)
 
     # Clock
@@ -492,15 +468,22 @@ class PositionTracker:
     def _pressed(self, player: chess.Color, now: float, wall_time: float) -> list[GameEvent]:
         if self.finished:
             return []
-        placement = self._pending
+        placement = self._pending.placement
         decided = self._placements[-1]
         if player != self.board.turn:
-            # The last mover pressed after their move was decided: it is complete.
-            if self.board.move_stack and placement in (None, decided):
-                self._confirmed = True
-            return []
-        self._press = now
-        self._since_press = [] if placement is None else [placement]
+            if placement in (None, decided):
+                # The last mover pressed after their move was decided: it is complete.
+                if self.board.move_stack:
+                    self._confirmed = True
+                return []
+            if self._clock_presses.presses < 2:
+                return []  # the last mover handing over, the board still settling
+            # A press by the side the record does not have to move, the board elsewhere
+            # and presses for moves not decided: the record has missed moves. The press is
+            # judged as any other, so the record catches up now, not only when the board
+            # stands still for the recover window (which play at a lightning pace never
+            # gives it).
+        self._clock_presses.pressed(player, now, placement)
         return []
 
     def _judge_press(self, wall_time: float) -> list[GameEvent]:
@@ -511,39 +494,55 @@ class PositionTracker:
         stages go on, and if the board still shows no legal position at the alert stage,
         the press completed an illegal move.
         """
-        self._press = None
-        placement = self._pending
+        self._clock_presses.judged()
+        placement = self._pending.placement
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
-        player = self.board.turn
+        player = self._clock_presses.presser
         # The presser's own move, as the newest position the board showed since the press
         # that a legal move explains: the board may already show the opponent's hand. Only
         # one ply: a knocked piece on a square it could move to can pass for a second one.
-        for shown in reversed(self._since_press):
+        for shown in reversed(self._clock_presses.since_press):
             move = find_move(self.board, shown)
             if move is not None:
                 events = self._play([move], wall_time, confirmed=True)
                 if placement != shown:
-                    self._stage = _FRESH  # what the board shows now is judged afresh
-                    self._late_sweep = True
+                    self._pending.judge_afresh()  # what the board shows now is judged afresh
+                    self._clock_presses.swept_late()
                 else:
-                    self._sweep_grace = self._now + self._windows()[1]
+                    self._clock_presses.may_sweep_late(until=self._now + self._windows().recover)
                 return events
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
-            self._stage = _DONE
+            self._pending.give_up()
             return gesture
-        promotion = self._promotion(placement)
+        promotion = self._promotion(placement) if player == self.board.turn else None
         if promotion is not None:
-            self._stage = _DONE
+            self._pending.give_up()
             events = self._promote(promotion, wall_time, confirmed=True)
             if promotion.pawn_left:
                 events[:0] = self._illegal_move(player, "pawn not replaced (7.5.2)", wall_time)
             return events
-        if self._stage == _DONE:  # the board was alerted on already: the press completes it
+        # Moves the record missed, each one pressed: caught up now.
+        moves = self._missed_moves(placement, every_ply_pressed=True)
+        if moves:
+            return self._play(moves, wall_time, recovered=True, confirmed=True)
+        if player != self.board.turn:
+            return self._alert_after_presses(placement, wall_time)
+        if (
+            self._pending.stage == Stage.DONE
+        ):  # the board was alerted on already: the press completes it
             return self._illegal_move(player, "no legal move explains the board", wall_time)
-        self._pressed_on = player
-        return []
+        self._clock_presses.unexplained(player)
+        return self._alert_after_presses(placement, wall_time)
+
+    def _alert_after_presses(self, placement: Placement, wall_time: float) -> list[GameEvent]:
+        """Two presses and still nothing legal explains the board: the arbiter is told now,
+        without waiting for the alert window of stillness that fast play never leaves."""
+        if self._alerted or self._clock_presses.presses < 2:
+            return []
+        self._alerted = True
+        return [self._alert("illegal-position", self._difference(placement), wall_time)]
 
     def _illegal_move(self, player: chess.Color, reason: str, wall_time: float) -> list[GameEvent]:
         self._illegal_counts[player] += 1
@@ -585,13 +584,12 @@ class PositionTracker:
             events.append(BoardRotated(rotated=rotated, at=wall_time))
         events.append(NewGame(rotated=rotated, at=wall_time))
         self._reset(chess.Board())
-        self._pending = START
-        self._stage = _DONE
+        self._pending.settled_on(START)
         return events
 
     def _gesture(self, placement: Placement, wall_time: float) -> list[GameEvent] | None:
         decided = self._placements[-1]
-        result = marker_gesture(self._markers, placement, decided)
+        result = marker_gesture(self._pending.markers, placement, decided)
         gesture = "marker"
         if result is None:
             gesture = "kings"
@@ -626,6 +624,8 @@ class PositionTracker:
     def _take_back_to(self, ply: int, wall_time: float) -> list[GameEvent]:
         while self.ply > ply:
             self._pop()
+        # Back to an earlier position: no press confirms it, no result is proposed; a
+        # press waiting to be judged still is.
         self._confirmed = False
         self._proposed = None
         events: list[GameEvent] = [TakenBack(ply=ply, fen=fen(self.board), at=wall_time)]
@@ -698,19 +698,14 @@ class PositionTracker:
                     clock=clock,
                 )
             )
-        self._confirmed = confirmed
-        self._assumed_promotion = False
-        self._proposed = None
-        self._press = None
-        self._pressed_on = None
-        self._trail.clear()
-        self._sweep_grace = None
-        self._late_sweep = False
+        self._forget_decision(confirmed=confirmed)
         return events + self._restored(wall_time) + self._judge(wall_time)
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
+        # The last move replaced: a press that confirmed it and the trail still hold; only
+        # the guesses about the replaced move go.
         self._assumed_promotion = False
-        self._late_sweep = False
+        self._clock_presses.no_late_sweep()
         replaced = self._pop()
         san = self.board.san(move)
         self._push(move)
@@ -787,18 +782,22 @@ class PositionTracker:
         self._placements = [Placement.of_board(board)]
         self._repetitions = laws.Repetitions(board)
         self._result = None
-        self._confirmed = False
         self._alerted = False
-        self._proposed = None
-        self._press = None
-        self._pressed_on = None
-        self._assumed_promotion = False
-        self._sweep_grace = None
-        self._late_sweep = False
+        self._forget_decision()
         self._claims = ()
         self._locked = False
         self._illegal_counts = {chess.WHITE: 0, chess.BLACK: 0}
         self._count_presses_from_here()
+
+    def _forget_decision(self, *, confirmed: bool = False) -> None:
+        """The one place where the game's change lets go of what the last decision left
+        open: a press waiting, a late sweep, a proposed result, an assumed promotion, the
+        trail of placements. ``confirmed``: a press completed the move just decided."""
+        self._confirmed = confirmed
+        self._assumed_promotion = False
+        self._proposed = None
+        self._clock_presses.forget()
+        self._pending.forget()
 
     def _push(self, move: chess.Move) -> None:
         self.board.push(move)
