@@ -537,9 +537,9 @@ class PositionTracker:
         return self._alert_after_presses(placement, wall_time)
 
     def _alert_after_presses(self, placement: Placement, wall_time: float) -> list[GameEvent]:
-        """Two presses and still nothing legal explains the board: the arbiter is told now,
-        without waiting for the alert window of stillness that fast play never leaves."""
-        if self._alerted or self._clock_presses.presses < 2:
+        """Two presses judged and neither decided anything: the arbiter is told now, without
+        waiting for the alert window of stillness that fast play never leaves."""
+        if self._clock_presses.decided_nothing() < 2 or self._alerted:
             return []
         self._alerted = True
         return [self._alert("illegal-position", self._difference(placement), wall_time)]

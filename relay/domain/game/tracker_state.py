@@ -120,6 +120,8 @@ class ClockPresses:
     since_press: list[Placement] = field(default_factory=list)
     #: The player whose press nothing legal explained yet (a completed illegal move?).
     pressed_on: chess.Color | None = None
+    #: Presses judged since the game last changed that decided nothing.
+    undecided: int = 0
     #: When the clock last reported, and whether readings went missing since the game
     #: last changed (presses may then be missing too).
     reading_at: float | None = None
@@ -179,6 +181,11 @@ class ClockPresses:
         """Nothing legal explained the board at ``player``'s press (yet)."""
         self.pressed_on = player
 
+    def decided_nothing(self) -> int:
+        """A press was judged and nothing was decided; how many so far."""
+        self.undecided += 1
+        return self.undecided
+
     def take_pressed_on(self) -> chess.Color | None:
         """The player whose press nothing legal explained, once (their illegal move is
         counted by the caller)."""
@@ -202,5 +209,6 @@ class ClockPresses:
         """The game changed: no press waits, no sweep is late."""
         self.press = None
         self.pressed_on = None
+        self.undecided = 0
         self.sweep_grace = None
         self.late_sweep = False

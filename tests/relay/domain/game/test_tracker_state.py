@@ -153,3 +153,10 @@ def test_a_change_within_the_grace_is_a_late_sweep_and_forget_clears_it():
         None,
         False,
     )
+
+
+def test_presses_that_decided_nothing_are_counted_until_the_game_changes():
+    presses = ClockPresses()
+    assert [presses.decided_nothing(), presses.decided_nothing()] == [1, 2]
+    presses.forget()
+    assert presses.decided_nothing() == 1
