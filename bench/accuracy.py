@@ -9,10 +9,26 @@ move list equals the source. Also counted: false illegal-position alerts (every 
 legal), completed illegal moves, spurious final moves, corrections, recovered moves,
 takebacks, and the result proposals against the gestures played.
 
-The human pace and every settle window are divided by ``--speed``, so the ratio between
-hands and host stays as in a tournament hall while the run takes minutes, not days.
+Paces are boardsim's named paces (:mod:`boardsim.pace`): ``hall``, ``blitz``, ``scramble``,
+``lightning``; each game's clock is set to the pace's time control when the game begins and
+stopped when the hands are done. Clock sides: White's time on the clock's ``left``,
+``right``, or ``mixed`` (odd boards left, even boards right); the feed finds the side from
+the presses, as on a board set to ``auto``.
 
-    .venv/bin/python -m bench.accuracy [--generated 500] [--processes 2] [--boards 40] [--speed 8]
+The report gives, per pace and White's clock side: games exact; frozen games (the record
+ends 3 or more plies short of the game the board showed); the most plies the record was ever
+behind a still board (one whose sensors reported no change for 2 s), and the longest it
+stayed behind one, from the board's last change until the record caught up (or, for a game
+that never did, until the bench stopped watching: marked "+").
+
+The human pace, the sensor sweep, every settle window and the clock's times are divided by
+``--speed``, so the ratio between hands and host stays as at the board while the run takes
+minutes, not days; times in the report are multiplied back. By default the hall pace is
+played 8 times faster, the others in real time (their point is real hands against the real
+windows).
+
+    .venv/bin/python -m bench.accuracy [--pace hall] [--clock-side mixed] [--generated 500]
+        [--processes 2] [--boards 40] [--speed N] [--noise messy] [--scan-ms 200-250]
 """
 
 from __future__ import annotations
@@ -20,12 +36,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import multiprocessing
 import random
 import sys
 import time
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +52,11 @@ import chess
 import chess.pgn
 
 from boardsim.board import BoardTiming, VirtualBoard
-from boardsim.clock import Dgt3000, TimeControl
+from boardsim.clock import Dgt3000, Side, TimeControl
 from boardsim.generated import steered_game
 from boardsim.noise import NoiseModel
-from boardsim.pace import Pace
-from boardsim.performance import apply_step, perform_game
+from boardsim.pace import PACES, TIME_CONTROLS, named_pace
+from boardsim.performance import ClockSide, Place, apply_step, perform_game
 from boardsim.pieces import ROTATED_START_POSITION, START_POSITION
 from boardsim.pty_link import PtyLink
 from boardsim.scanner import ScanTiming
@@ -46,6 +64,8 @@ from drivers.dgt.transport import DgtSerialConnection
 from drivers.events import BoardEvent, FieldChange, PositionSnapshot
 from relay.domain.game.events import (
     ArbiterAlert,
+    FlagFell,
+    GameEnded,
     GameEvent,
     IllegalMoveCompleted,
     MoveCorrected,
@@ -60,12 +80,29 @@ from relay.hub.board_feed import BoardFeed
 
 #: The real games of the test data (tests/data/README.md), in this repository.
 REAL_GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "real-games.pgn"
-#: Tournament pace at speed 1: seconds of thought per ply, seconds between two touches.
-HALL_PACE = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5)
 #: A real board sweeps its sensors every 200-250 ms.
 HALL_SCAN = ScanTiming(0.2, 0.25)
 #: The host's windows for a board that reports each sweep: twice the sweep to settle.
 HALL_SETTLING = Settling(settle_seconds=0.25, link_seconds=0.25)
+#: How much faster than life each pace is played unless ``--speed`` says otherwise.
+SPEEDS = {"hall": 8.0, "blitz": 1.0, "scramble": 1.0, "lightning": 1.0}
+#: A board whose sensors reported no change for this long (seconds of the pace) is still.
+STILL_SECONDS = 2.0
+#: A record this many plies short of the game the board showed at the end is frozen.
+FROZEN_PLIES = 3
+
+
+def board_feed(
+    tracker: PositionTracker, collect: Callable[[Sequence[GameEvent]], None], white_side: Side
+) -> BoardFeed:
+    """The hub's board feed for a table whose clock has White's time on ``white_side``.
+
+    The feed is left to find the side out from the presses, as the hub does on a board set
+    to ``auto`` (``white_side`` is what it should find). This line is the one to change to
+    give it the side instead: ``clock_side="white-left"`` or ``"white-right"``.
+    """
+    del white_side  # found by the feed itself
+    return BoardFeed(tracker, collect, clock_side="auto")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +119,24 @@ class GameReport:
     habits: Counter[str] = field(default_factory=Counter)
     events: list[GameEvent] = field(default_factory=list)
     gesture: str | None = None  # the result the hands showed, if they did
+    pace: str = "hall"
+    white_side: Side = Side.LEFT
+    speed: float = 1.0
+    #: Loop times: the last touch of each ply (time, ply), every change the board reported,
+    #: the record's length after each decision (time, plies), and when watching stopped.
+    hands: list[tuple[float, int]] = field(default_factory=list)
+    changes: list[float] = field(default_factory=list)
+    record: list[tuple[float, int]] = field(default_factory=list)
+    end: float = 0.0
 
     @property
     def exact(self) -> bool:
         return self.decided == [move.uci() for move in self.game.moves]
+
+    @property
+    def frozen(self) -> bool:
+        """The record ends 3 or more plies short of the game the board showed."""
+        return len(self.game.moves) - len(self.decided) >= FROZEN_PLIES
 
     @property
     def spurious(self) -> int:
@@ -120,6 +171,40 @@ class GameReport:
     def proposals(self) -> list[str]:
         return [e.result for e in self.events if isinstance(e, ResultProposed)]
 
+    def behind_still(self) -> tuple[int, float, bool]:
+        """How far the record lagged a still board: the most plies, the longest time (in
+        seconds of the pace, from the board's last change until the record caught up), and
+        whether that longest stretch lasted until the bench stopped watching."""
+        still = STILL_SECONDS / self.speed
+        hand_times = [at for at, _ in self.hands]
+        record_times = [at for at, _ in self.record]
+        most, longest, unresolved = 0, 0.0, False
+        bounds = [*self.changes, self.end]
+        for changed, next_change in itertools.pairwise(bounds):
+            calm = changed + still
+            if next_change < calm:
+                continue
+            # The board shows the plies the hands had finished when it last changed.
+            shown = _at(self.hands, hand_times, changed)
+            first = bisect_right(record_times, calm)
+            lengths = [(calm, _at(self.record, record_times, calm))] + [
+                (at, plies) for at, plies in self.record[first:] if at < next_change
+            ]
+            most = max([most] + [shown - plies for _, plies in lengths])
+            if lengths[0][1] >= shown:
+                continue
+            caught = next((at for at, plies in lengths if plies >= shown), None)
+            stayed = (next_change if caught is None else caught) - changed
+            if stayed > longest:
+                longest, unresolved = stayed, caught is None and next_change == self.end
+        return most, longest * self.speed, unresolved
+
+
+def _at(timeline: list[tuple[float, int]], times: list[float], moment: float) -> int:
+    """The value of a (time, value) step function at ``moment`` (0 before its start)."""
+    index = bisect_right(times, moment)
+    return timeline[index - 1][1] if index else 0
+
 
 def real_games(path: Path = REAL_GAMES) -> list[SourceGame]:
     games = []
@@ -145,21 +230,45 @@ def generated_games(count: int, seed: int = 0) -> list[SourceGame]:
     return games
 
 
+@dataclass(frozen=True, slots=True)
+class Conditions:
+    """How a run plays: the named pace, its speed, where White's time is, the sensors."""
+
+    pace: str = "hall"
+    speed: float = 8.0
+    clock_side: ClockSide = ClockSide.LEFT
+    scan: ScanTiming = HALL_SCAN
+
+    def time_control(self) -> TimeControl:
+        """The pace's time control, its times divided by the speed (at least a second)."""
+        control = TimeControl.parse(TIME_CONTROLS[self.pace])
+        return TimeControl(
+            base_seconds=max(1, round(control.base_seconds / self.speed)),
+            bonus_seconds=round(control.bonus_seconds / self.speed),
+            bonus=control.bonus,
+        )
+
+
 class _Table:
     """One simulated board on a pty, read by the real driver into a board feed."""
 
-    def __init__(self, index: int, speed: float) -> None:
+    def __init__(self, index: int, number: int, conditions: Conditions) -> None:
         self.index = index
-        self.speed = speed
-        scan = ScanTiming(HALL_SCAN.period_min / speed, HALL_SCAN.period_max / speed)
-        clock = Dgt3000(TimeControl.parse("90+30"), rng=random.Random(index))
+        self.conditions = conditions
+        self.speed = speed = conditions.speed
+        self.white_side = conditions.clock_side.white_side(number)
+        scan = ScanTiming(conditions.scan.period_min / speed, conditions.scan.period_max / speed)
+        self.time_control = conditions.time_control()
+        self.clock = Dgt3000(self.time_control, rng=random.Random(index))
         self.board = VirtualBoard(
-            serial_number=f"{index + 1:05d}",
-            clock=clock,
+            serial_number=f"{number:05d}",
+            clock=self.clock,
             timing=BoardTiming.realistic(scan=scan),
         )
         self.settling = HALL_SETTLING.faster(speed)
         self.events: list[GameEvent] = []
+        self.changes: list[float] = []
+        self.record: list[tuple[float, int]] = []
         self.shown = START
         self.last_change = 0.0
         self.changed = asyncio.Event()
@@ -170,7 +279,8 @@ class _Table:
         loop = asyncio.get_running_loop()
         self.link = PtyLink(self.board)
         connection = await DgtSerialConnection.open(self.link.path, reconnect=False)
-        self.feed = BoardFeed(PositionTracker(settling=self.settling), self._collect)
+        tracker = PositionTracker(settling=self.settling)
+        self.feed = board_feed(tracker, self._collect, self.white_side)
         reading = loop.create_task(self._read(connection.events()))
         try:
             async with asyncio.timeout(30):
@@ -193,22 +303,26 @@ class _Table:
             if isinstance(event, PositionSnapshot | FieldChange):
                 self.shown = read_squares(event.position)[0]
                 self.last_change = loop.time()
+                self.changes.append(self.last_change)
             self.changed.set()
 
     def _collect(self, events: Sequence[GameEvent]) -> None:
         self.events += events
+        self.record.append((asyncio.get_running_loop().time(), self.feed.tracker.ply))
         self.changed.set()
 
     async def _play(self, game: SourceGame, noise: NoiseModel, rng: random.Random) -> GameReport:
         loop = asyncio.get_running_loop()
         turned = rng.random() < noise.rotated
-        # Between games the board is reset at once (the set-up is not part of the game).
+        # Between games the board is reset at once (the set-up is not part of the game), and
+        # the arbiter sets the clock for the new game.
         self.board.set_position(ROTATED_START_POSITION if turned else START_POSITION, loop.time())
+        self.clock.reset(loop.time(), self.time_control)
         self.link.flush()
         await self._until(lambda: self.shown == START)
         self.feed.tracker = PositionTracker(settling=self.settling)
         self.events = []
-        pace = HALL_PACE.faster(self.speed)
+        pace = named_pace(self.conditions.pace).faster(self.speed)
         steps = list(
             perform_game(
                 game.moves,
@@ -217,27 +331,41 @@ class _Table:
                 noise=noise,
                 initial=self.board.squares,
                 result=game.result,
+                white_side=self.white_side,
                 rotated_board=turned,
             )
         )
-        report = GameReport(game)
+        last_touch = {step.ply: n for n, step in enumerate(steps) if isinstance(step.action, Place)}
+        report = GameReport(
+            game, pace=self.conditions.pace, white_side=self.white_side, speed=self.speed
+        )
+        self.changes = []
+        self.record = [(loop.time(), 0)]
         if turned:
             report.habits["rotated"] += 1
-        for step in steps:
+        for number, step in enumerate(steps):
             await asyncio.sleep(step.delay)
             apply_step(self.board, step, loop.time())
             self.link.flush()
+            if step.ply and last_touch[step.ply] == number:
+                report.hands.append((loop.time(), step.ply))
             if step.habit:
                 report.habits[step.habit] += 1
+        # The game is over: the clock is stopped, so no flag falls while the end is watched.
+        self.board.stop_clock(loop.time())
+        self.link.flush()
         if any(step.habit.startswith("result") for step in steps):
             report.gesture = game.result
-        quiet = self.settling.windows(time_trouble=False)[2] * 1.5
+        quiet = max(self.settling.windows(time_trouble=False)[2], STILL_SECONDS / self.speed)
         tracker = self.feed.tracker
         await self._until(
-            lambda: tracker.deadline is None and loop.time() - self.last_change > quiet
+            lambda: tracker.deadline is None and loop.time() - self.last_change > quiet * 1.5
         )
         report.decided = [move.uci() for move in tracker.board.move_stack]
         report.events = list(self.events)
+        report.changes = list(self.changes)
+        report.record = list(self.record)
+        report.end = loop.time()
         return report
 
     async def _until(self, done: object, patience: float = 60.0) -> None:
@@ -259,10 +387,27 @@ async def play_all(
     speed: float,
     noise: NoiseModel,
     seed: int = 0,
+    pace: str = "hall",
+    clock_side: ClockSide = ClockSide.LEFT,
+    scan: ScanTiming = HALL_SCAN,
+    first_board: int = 1,
 ) -> list[GameReport]:
-    """Play ``games`` on ``boards`` boards at once; reports in the order of ``games``."""
+    """Play ``games`` on ``boards`` boards at once (numbered from ``first_board``, which
+    decides their clock side when it is mixed); reports in the order of ``games``."""
+    conditions = Conditions(pace=pace, speed=speed, clock_side=clock_side, scan=scan)
+    return await _play_tables(games, boards, noise, seed, conditions, first_board)
+
+
+async def _play_tables(
+    games: Sequence[SourceGame],
+    boards: int,
+    noise: NoiseModel,
+    seed: int,
+    conditions: Conditions,
+    first_board: int,
+) -> list[GameReport]:
     shares = [list(games[n::boards]) for n in range(boards)]
-    tables = [_Table(n, speed) for n in range(boards)]
+    tables = [_Table(n, first_board + n, conditions) for n in range(boards)]
     async with asyncio.TaskGroup() as group:
         tasks = [
             group.create_task(table.run(share, noise, seed))
@@ -277,9 +422,14 @@ async def play_all(
 
 
 def _play_share(
-    games: Sequence[SourceGame], boards: int, speed: float, noise: NoiseModel, seed: int
+    games: Sequence[SourceGame],
+    boards: int,
+    noise: NoiseModel,
+    seed: int,
+    conditions: Conditions,
+    first_board: int,
 ) -> list[GameReport]:
-    return asyncio.run(play_all(games, boards=boards, speed=speed, noise=noise, seed=seed))
+    return asyncio.run(_play_tables(games, boards, noise, seed, conditions, first_board))
 
 
 def play_in_processes(
@@ -290,13 +440,18 @@ def play_in_processes(
     speed: float,
     noise: NoiseModel,
     seed: int = 0,
+    pace: str = "hall",
+    clock_side: ClockSide = ClockSide.LEFT,
+    scan: ScanTiming = HALL_SCAN,
 ) -> list[GameReport]:
-    """:func:`play_all` split over ``processes`` processes (``boards`` each), so that one
-    busy event loop does not stretch the timing the hands and the host depend on."""
+    """:func:`play_all` split over ``processes`` processes (``boards`` each, process ``n``
+    serving boards ``n * boards + 1`` on), so that one busy event loop does not stretch the
+    timing the hands and the host depend on."""
+    conditions = Conditions(pace=pace, speed=speed, clock_side=clock_side, scan=scan)
     shares = [list(games[n::processes]) for n in range(processes)]
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [
-            pool.submit(_play_share, share, boards, speed, noise, seed + n)
+            pool.submit(_play_share, share, boards, noise, seed + n, conditions, 1 + n * boards)
             for n, share in enumerate(shares)
         ]
         results = [future.result() for future in futures]
@@ -311,8 +466,11 @@ def summary(reports: Sequence[GameReport]) -> str:
     # After checkmate or a fivefold repetition the result is known: gestures are not read.
     gestures = [r for r in reports if r.gesture and not r.ended_by_law]
     lines = [
+        *lag_table(reports),
         f"games: {len(reports)}, plies: {sum(len(r.game.moves) for r in reports)}",
         f"reconstructed exactly: {exact}/{len(reports)}",
+        f"frozen games: {sum(r.frozen for r in reports)}",
+        f"flags fallen: {sum(r.count(FlagFell) for r in reports)}",
         f"false illegal-position alerts: {sum(r.illegal_alerts for r in reports)}",
         f"completed illegal moves reported: {sum(r.count(IllegalMoveCompleted) for r in reports)}",
         f"spurious final moves: {sum(r.spurious for r in reports)}",
@@ -330,6 +488,27 @@ def summary(reports: Sequence[GameReport]) -> str:
     return "\n".join(lines)
 
 
+def lag_table(reports: Sequence[GameReport]) -> list[str]:
+    """One row per pace and clock side (White's): games exact, frozen games, the most plies
+    the record was behind a still board and the longest it stayed behind one ("+": until
+    the bench stopped watching)."""
+    rows = [
+        f"{'pace':<10} {'White':<6} {'exact':>9} {'frozen':>6} {'behind':>6} {'longest':>9}",
+    ]
+    groups: dict[tuple[str, str], list[GameReport]] = {}
+    for report in reports:
+        groups.setdefault((report.pace, report.white_side.value), []).append(report)
+    for (pace, side), group in sorted(groups.items()):
+        lags = [report.behind_still() for report in group]
+        most = max(plies for plies, _, _ in lags)
+        longest, unresolved = max(((seconds, open_) for _, seconds, open_ in lags), default=(0, 0))
+        exact = f"{sum(r.exact for r in group)}/{len(group)}"
+        stayed = f"{longest:.1f} s{'+' if unresolved else ''}"
+        frozen = sum(r.frozen for r in group)
+        rows.append(f"{pace:<10} {side:<6} {exact:>9} {frozen:>6} {most:>6} {stayed:>9}")
+    return rows
+
+
 def _mismatch(report: GameReport) -> list[str]:
     """Where a game went wrong, and the events around it, to turn into a test case."""
     source = [move.uci() for move in report.game.moves]
@@ -343,34 +522,60 @@ def _mismatch(report: GameReport) -> list[str]:
     ]
     for event in report.events:
         ply = getattr(event, "ply", None)
-        if event.kind != "claims" and ply is not None and at - 2 <= ply <= at + 5:
+        ending = isinstance(event, FlagFell | GameEnded)
+        if ending or (event.kind != "claims" and ply is not None and at - 2 <= ply <= at + 5):
             lines.append(f"    {event}")
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--pace", nargs="+", default=["hall"], choices=tuple(PACES), help="paces, in turn"
+    )
+    parser.add_argument(
+        "--clock-side",
+        default="mixed",
+        choices=tuple(side.value for side in ClockSide),
+        help="White's side of the clocks; mixed: left on odd boards, right on even ones",
+    )
     parser.add_argument("--generated", type=int, default=500, help="generated games")
     parser.add_argument("--boards", type=int, default=40, help="boards per process")
     parser.add_argument("--processes", type=int, default=2, help="processes playing at once")
-    parser.add_argument("--speed", type=float, default=8.0, help="times faster than a hall")
+    parser.add_argument(
+        "--speed", type=float, default=None, help="times faster than life (hall 8, others 1)"
+    )
     parser.add_argument("--noise", default="messy", help="clean, human or messy")
+    parser.add_argument("--scan-ms", default="200-250", help="the sensors' sweep, in ms")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    scan = ScanTiming.parse(args.scan_ms)
+    if scan is None:
+        parser.error("--scan-ms: a real board sweeps its sensors; give e.g. 200-250")
     games = real_games() + generated_games(args.generated, args.seed)
-    started = time.monotonic()
     boards = args.boards * args.processes
-    print(f"playing {len(games)} games on {boards} boards at {args.speed}x", flush=True)
-    reports = play_in_processes(
-        games,
-        processes=args.processes,
-        boards=args.boards,
-        speed=args.speed,
-        noise=NoiseModel.preset(args.noise),
-        seed=args.seed,
-    )
+    reports: list[GameReport] = []
+    for pace in args.pace:
+        speed = args.speed or SPEEDS[pace]
+        started = time.monotonic()
+        print(
+            f"playing {len(games)} games at {pace} pace ({TIME_CONTROLS[pace]}) on {boards} "
+            f"boards at {speed:g}x, White's clock side {args.clock_side}",
+            flush=True,
+        )
+        reports += play_in_processes(
+            games,
+            processes=args.processes,
+            boards=args.boards,
+            speed=speed,
+            noise=NoiseModel.preset(args.noise),
+            seed=args.seed,
+            pace=pace,
+            clock_side=ClockSide(args.clock_side),
+            scan=scan,
+        )
+        print(f"{pace}: {time.monotonic() - started:.0f} s", flush=True)
     print(summary(reports))
-    print(f"{time.monotonic() - started:.0f} s")
     sys.exit(0)
 
 

@@ -211,6 +211,15 @@ class VirtualBoard:
             self._on_clock_event(event, now)
         self._report_clock(now)
 
+    def stop_clock(self, now: float | None = None) -> None:
+        """The clock is stopped at the end of a game; nothing happens without a clock."""
+        now = self._advance_to(now)
+        if self.clock is None:
+            return
+        for event in self.clock.stop(now):
+            self._on_clock_event(event, now)
+        self._report_clock(now)
+
     def press_button(self, button: Button, now: float | None = None) -> None:
         now = self._advance_to(now)
         if self.clock is not None:

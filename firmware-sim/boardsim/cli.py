@@ -9,14 +9,21 @@ more boards than games) as soon as a host listens to it, and reports ``{"event":
 process is interrupted.
 :mod:`boardsim.service` lists every JSON line.
 
-Options beyond that: ``--pgn`` is the older name of ``--games``; ``--speed N`` divides every
-human timing (thinking, touching) by N; ``--bus`` puts all boards on one line as a bus chain;
+Options beyond that: ``--pgn`` is the older name of ``--games``; ``--pace`` names how fast
+the players are (``hall`` by default, ``blitz``, ``scramble`` or ``lightning``: the numbers
+are in :mod:`boardsim.pace`), and sets the clocks' time control to the pace's own (90+30,
+3+2, 3 and 1 minutes) unless ``--time-control`` says otherwise; ``--ply-seconds`` and
+``--touch-seconds`` replace the pace's mean thinking time and pause between touches;
+``--speed N`` divides every human timing (thinking, touching) by N; ``--bus`` puts all
+boards on one line as a bus chain;
 ``--tcp PORT`` serves on ``socket://127.0.0.1:PORT`` (PORT+1, ... for more lines; 0 picks
 free ports); ``--faults SPEC`` injects faults (:mod:`boardsim.faults`); ``--noise`` picks how
 untidy the players are (``clean`` by default, which the demo relies on); ``--scan-ms``
 turns on the 200-250 ms sensor scan (off by default, so fast demo games stay clean);
 ``--baud 9600`` paces the line like the real cable; ``--time-control`` and ``--no-clock``
-set up the clocks; ``--report-moves`` and ``--report-clock`` add JSON lines about the moves
+set up the clocks; ``--clock-side`` says where White's time is (``left``, the default,
+``right``, or ``mixed``: left on odd boards, right on even boards; ``--white-side`` is its
+older name); ``--report-moves`` and ``--report-clock`` add JSON lines about the moves
 and about what the clocks did with the host's SETNRUN commands (and their flags);
 ``--wait-for-clock`` makes each player wait for the host to start the clock with a SETNRUN
 (the arbiter's central start) before White's first move.
@@ -29,15 +36,17 @@ import asyncio
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import chess.pgn
 
 from boardsim.board import BoardTiming
-from boardsim.clock import Side, TimeControl
+from boardsim.clock import TimeControl
 from boardsim.faults import parse_faults
 from boardsim.noise import NoiseModel
-from boardsim.pace import Pace
+from boardsim.pace import PACES, TIME_CONTROLS, named_pace
+from boardsim.performance import ClockSide
 from boardsim.scanner import ScanTiming
 from boardsim.service import ServeOptions, serve
 
@@ -53,9 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", "--pgn", dest="pgn", type=Path, required=True, help="games to play, in order"
     )
     serve_.add_argument("--boards", type=int, default=8, help="number of boards (default 8)")
-    serve_.add_argument("--ply-seconds", type=float, default=1.5, help="mean thinking time per ply")
     serve_.add_argument(
-        "--touch-seconds", type=float, default=0.12, help="mean pause between touches"
+        "--pace", default="hall", choices=tuple(PACES), help="how fast the players are (hall)"
+    )
+    serve_.add_argument(
+        "--ply-seconds", type=float, default=None, help="mean thinking time per ply (the pace's)"
+    )
+    serve_.add_argument(
+        "--touch-seconds", type=float, default=None, help="mean pause between touches (the pace's)"
     )
     serve_.add_argument(
         "--speed", type=float, default=1.0, help="divide every human timing by this (default 1)"
@@ -76,11 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--baud", type=int, default=0, help="pace the line at this baud rate (0: instant)"
     )
     serve_.add_argument(
-        "--time-control", default="90+30", help="clock time control, e.g. 90+30, 5d3, 5b3"
+        "--time-control",
+        default=None,
+        help="clock time control, e.g. 90+30, 5d3, 5b3, 1 (default: the pace's)",
     )
     serve_.add_argument("--no-clock", action="store_true", help="boards without a clock")
     serve_.add_argument(
-        "--white-side", default="left", choices=("left", "right"), help="White's clock side"
+        "--clock-side",
+        "--white-side",
+        dest="clock_side",
+        default="left",
+        choices=tuple(side.value for side in ClockSide),
+        help="White's side of the clock; mixed: left on odd boards, right on even ones",
     )
     serve_.add_argument(
         "--report-moves",
@@ -122,14 +143,19 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         raise ValueError("--tcp needs a port number")
     if args.wait_for_clock and args.no_clock:
         raise ValueError("--wait-for-clock needs a clock: drop --no-clock")
-    pace = Pace(ply_seconds=args.ply_seconds, touch_seconds=args.touch_seconds)
+    pace = named_pace(args.pace)
+    if args.ply_seconds is not None:
+        pace = replace(pace, ply_seconds=args.ply_seconds)
+    if args.touch_seconds is not None:
+        pace = replace(pace, touch_seconds=args.touch_seconds)
+    time_control = args.time_control or TIME_CONTROLS[args.pace]
     return ServeOptions(
         pace=pace.faster(args.speed),
         seed=args.seed,
         noise=NoiseModel.preset(args.noise),
         timing=BoardTiming.realistic(scan=ScanTiming.parse(args.scan_ms)),
-        time_control=None if args.no_clock else TimeControl.parse(args.time_control),
-        white_side=Side(args.white_side),
+        time_control=None if args.no_clock else TimeControl.parse(time_control),
+        clock_side=ClockSide(args.clock_side),
         bus=args.bus,
         tcp_port=args.tcp,
         byte_seconds=10 / args.baud if args.baud else None,

@@ -472,6 +472,35 @@ class Dgt3000:
             self.mode23 = False
             self._queue(Ack(ACK_OK, ACK_NOT_MODE23), now, 0.0)
 
+    def stop(self, now: float) -> list[ClockEvent]:
+        """The clock is stopped at the end of a game (its play/pause button): the running
+        side keeps the time it has left, with no bonus, the lever stays where it is, and
+        presses do nothing until a reset or a SETNRUN."""
+        events = self.advance(now)
+        if self._running is not None:
+            self._halt(self._running, self._now, with_bonus=False)
+        self._paused = True
+        return events
+
+    def reset(self, now: float, time_control: TimeControl | None = None) -> None:
+        """The arbiter sets the clock for a new game, with ``time_control`` if given: both
+        sides at its base time, nothing running, no flags, the lever up on the right as
+        after power-on, the lever working. Acks already due still come."""
+        now = self._time(now)
+        if time_control is not None:
+            self.time_control = time_control
+        base = self.time_control.base_seconds * 1000
+        self._remaining = {Side.LEFT: base, Side.RIGHT: base}
+        self._running = None
+        self._move_start = now
+        self._paused = False
+        self._toggle = True
+        self._blocked = False
+        self._lever_high = Side.RIGHT
+        self._flag_fallen.clear()
+        self._flag_shown.clear()
+        self._now = now
+
     def cancel_acks(self) -> None:
         """Drop acknowledgements not yet delivered (the board stopped listening)."""
         self._acks.clear()

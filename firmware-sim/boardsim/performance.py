@@ -22,7 +22,13 @@ The order of events in a game:
    dark ones (white d4, black e5); draw — white e4, black e5; or a marker piece (13 draw,
    14 white wins, 15 black wins) on the first empty centre square.
 
-Clock sides: White sits at ``white_side`` of the clock (left by default).
+The pace (:mod:`boardsim.pace`) may change within a game: a scramble plays the last plies
+faster, and a player on a budget thinks less as their time runs low; the player's time
+spent (thinking, touches, press) is counted from the steps themselves.
+
+Clock sides: White sits at ``white_side`` of the clock (left by default). Over a room of
+boards, :class:`ClockSide` says where: every White on the left, every White on the right,
+or ``mixed``: White on the left on odd boards (1, 3, ...) and on the right on even ones.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 import chess
 
@@ -61,6 +68,21 @@ KING_GESTURES = {
 }
 MARKERS = {"1-0": WHITE_WINS_MARKER, "0-1": BLACK_WINS_MARKER, "1/2-1/2": DRAW_MARKER}
 _CENTRE = (chess.D4, chess.E4, chess.D5, chess.E5)
+
+
+class ClockSide(Enum):
+    """Where White's time is on the clocks of a room of boards (``--clock-side``)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    #: White on the left on odd boards, on the right on even boards.
+    MIXED = "mixed"
+
+    def white_side(self, board: int) -> Side:
+        """White's side of the clock on board ``board`` (numbered from 1)."""
+        if self is ClockSide.MIXED:
+            return Side.LEFT if board % 2 else Side.RIGHT
+        return Side(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,16 +148,31 @@ def perform_game(
     if press_clock and start_clock:
         yield Step(pace.between_touches(rng), PressLever(white_side.other), "clock started")
     board = chess.Board()
+    plies = len(moves)
+    # Each player's time on the clock so far: from the opponent's press to their own.
+    used = {chess.WHITE: 0.0, chess.BLACK: 0.0}
     for ply, move in enumerate(moves, start=1):
-        mover_side = white_side if board.turn == chess.WHITE else white_side.other
+        mover = board.turn
+        mover_side = white_side if mover == chess.WHITE else white_side.other
+        here = pace.at_ply(ply, plies)
         note = board.san(move)
         touches = _with_habits(board, move, rng, noise)
+        pauses = sum(touch.pause for touch in touches[1:]) + (1.0 if press_clock else 0.0)
+        handling = here.touch_seconds * pauses
         for number, touch in enumerate(touches):
-            delay = pace.think(rng) if number == 0 else pace.between_touches(rng) * touch.pause
+            if number == 0:
+                delay = pace.think_for(
+                    rng, ply=ply, plies=plies, used=used[mover], handling=handling
+                )
+            else:
+                delay = here.between_touches(rng) * touch.pause
+            used[mover] += delay
             yield Step(delay, place(touch), note, touch.habit, ply)
         board.push(move)
         if press_clock:
-            yield Step(pace.between_touches(rng), PressLever(mover_side), note, ply=ply)
+            delay = here.between_touches(rng)
+            used[mover] += delay
+            yield Step(delay, PressLever(mover_side), note, ply=ply)
     if result in KING_GESTURES and chance(rng, noise.result_gesture):
         markers = chance(rng, noise.result_markers)
         gesture = _markers(board, result) if markers else _kings(board, result)

@@ -53,7 +53,6 @@ from boardsim.clock import (
     Dgt3000,
     SetnrunApplied,
     SetnrunRefused,
-    Side,
     TimeControl,
 )
 from boardsim.endpoint import Endpoint
@@ -61,7 +60,7 @@ from boardsim.faults import LINE_FAULTS, Fault, end_fault, start_fault
 from boardsim.link import Link, Seat
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
-from boardsim.performance import Place, Step
+from boardsim.performance import ClockSide, Place, Step
 from boardsim.player import play_game
 from boardsim.pty_link import PtyLink
 from boardsim.tcp_link import TcpLink
@@ -84,7 +83,8 @@ class ServeOptions:
     timing: BoardTiming = field(default_factory=lambda: BoardTiming.realistic(scan=None))
     #: None: no clock on the boards.
     time_control: TimeControl | None = field(default_factory=TimeControl)
-    white_side: Side = Side.LEFT
+    #: Where White's time is: left, right, or mixed (odd boards left, even boards right).
+    clock_side: ClockSide = ClockSide.LEFT
     bus: bool = False
     #: None: pseudo-terminals; a number: TCP from that port up (0: free ports).
     tcp_port: int | None = None
@@ -223,7 +223,7 @@ async def serve(
             rng,
             noise=options.noise,
             result=game.headers.get("Result"),
-            white_side=options.white_side,
+            white_side=options.clock_side.white_side(number),
             press_clock=options.time_control is not None,
             wait_for_clock=options.wait_for_clock,
             on_step=note if options.report_moves else None,

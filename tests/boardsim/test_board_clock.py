@@ -230,3 +230,20 @@ def test_clock_records_are_in_the_ee_moves_dump() -> None:
     board.receive_data(bytes((SEND_EE_MOVES,)))
 
     assert board.data_to_send()[-5:] == bytes((0x6F, 0x61, 0x30, 0x00, 0x6B))
+
+
+def test_a_clock_stopped_at_the_end_of_a_game_reports_itself_stopped() -> None:
+    board = board_with_clock()
+    board.receive_data(bytes((SEND_UPDATE_NICE,)), now=0.0)
+    board.press_lever(Side.RIGHT, now=0.0)  # White's (left) time runs
+    board.advance(5.0)
+    board.data_to_send()
+
+    board.stop_clock(now=5.5)
+
+    (stopped,) = bwtimes(board.data_to_send())
+    assert not stopped[9] & 0x01  # the status byte's running bit
+    board.advance(60.0)
+    assert board.data_to_send() == b""  # stopped: no second changes any more
+    assert board.clock is not None
+    assert board.clock.remaining_ms(Side.LEFT) == (5400 - 5.5) * 1000

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -12,10 +13,11 @@ import pytest
 import serial
 
 from boardsim.cli import build_parser, load_games, main, options_of
-from boardsim.clock import Bonus, Side, TimeControl
+from boardsim.clock import Bonus, TimeControl
 from boardsim.faults import Fault, FaultKind
 from boardsim.noise import NoiseModel
-from boardsim.pace import Pace
+from boardsim.pace import LIGHTNING, SCRAMBLE, Pace
+from boardsim.performance import ClockSide
 from boardsim.scanner import ScanTiming
 from boardsim.service import ServeOptions, serve
 from boardsim.wire import bus_command
@@ -145,7 +147,7 @@ def test_default_options_are_the_clean_demo() -> None:
     assert chosen.byte_seconds is None
     assert chosen.time_control == TimeControl(5400, 30)
     assert (chosen.bus, chosen.tcp_port, chosen.faults) == (False, None, ())
-    assert chosen.white_side is Side.LEFT
+    assert chosen.clock_side is ClockSide.LEFT
     assert (chosen.report_moves, chosen.report_clock, chosen.wait_for_clock) == (False,) * 3
 
 
@@ -178,8 +180,51 @@ def test_every_option() -> None:
     assert chosen.timing.scan == ScanTiming(0.2, 0.25)
     assert chosen.byte_seconds == pytest.approx(10 / 9600)
     assert chosen.time_control == TimeControl(300, 3, Bonus.DELAY)
-    assert chosen.white_side is Side.RIGHT
+    assert chosen.clock_side is ClockSide.RIGHT
     assert options("--no-clock").time_control is None
+
+
+def test_a_named_pace_brings_its_time_control() -> None:
+    lightning = options("--pace", "lightning")
+
+    assert lightning.pace == LIGHTNING
+    assert lightning.time_control == TimeControl(60, 0)
+    assert options("--pace", "scramble").pace == SCRAMBLE
+    assert options("--pace", "blitz").time_control == TimeControl(180, 2)
+    assert options("--pace", "lightning", "--time-control", "3+2").time_control == TimeControl(
+        180, 2
+    )
+
+
+def test_ply_and_touch_seconds_replace_the_pace_s_own() -> None:
+    chosen = options("--pace", "lightning", "--ply-seconds", "0.5", "--touch-seconds", "0.2")
+
+    assert chosen.pace == replace(LIGHTNING, ply_seconds=0.5, touch_seconds=0.2)
+    assert options("--ply-seconds", "2").pace == Pace(2.0, 0.12)
+
+
+@pytest.mark.parametrize(
+    ("argv", "side"),
+    [
+        (["--clock-side", "mixed"], ClockSide.MIXED),
+        (["--clock-side", "right"], ClockSide.RIGHT),
+        (["--white-side", "right"], ClockSide.RIGHT),  # the older name
+        (["--white-side", "mixed"], ClockSide.MIXED),
+    ],
+)
+def test_the_clock_side_and_its_older_name(argv: list[str], side: ClockSide) -> None:
+    assert options(*argv).clock_side is side
+
+
+@pytest.mark.parametrize("bad", [["--pace", "bullet"], ["--clock-side", "middle"]])
+def test_unknown_paces_and_clock_sides_are_usage_errors(
+    two_games: Path, bad: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--games", str(two_games), *bad])
+
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,52 @@ def test_flag_falls_blocks_the_clock_and_shows_both_flag_bits() -> None:
     assert clock.remaining_ms(RIGHT, 70.0) == 60_000
 
 
+def test_a_reset_sets_up_a_new_game_after_a_fallen_flag() -> None:
+    clock = instant_clock(TimeControl(60, 2))
+    clock.press(RIGHT, 0.0)
+    clock.advance(61.0)  # the left flag falls and blocks the clock
+
+    clock.reset(62.0, TimeControl(180, 0))
+
+    assert clock.time_control == TimeControl(180, 0)
+    assert clock.running is None
+    assert clock.lever_high is RIGHT
+    left = clock.side_reading(LEFT, 70.0)
+    assert (left.total_seconds, left.flag_fallen, left.flag_shown) == (180, False, False)
+    clock.press(RIGHT, 70.0)  # the first press starts the other side again
+    assert clock.running is LEFT
+    assert seconds(clock, LEFT, 75.0) == 175
+    assert seconds(clock, RIGHT, 75.0) == 180
+
+
+def test_a_stopped_clock_keeps_its_times_and_ignores_the_lever() -> None:
+    clock = instant_clock(TimeControl(60, 2))
+    clock.press(RIGHT, 0.0)  # White's (left) time runs
+
+    clock.stop(20.0)
+
+    assert clock.running is None
+    assert not clock.reading(100.0).running
+    assert seconds(clock, LEFT, 100.0) == 40  # no bonus, no flag however long it stands
+    assert clock.next_deadline() is None
+    clock.press(LEFT, 101.0)
+    assert clock.running is None
+    clock.reset(102.0)
+    clock.press(RIGHT, 103.0)
+    assert clock.running is LEFT
+
+
+def test_a_reset_keeps_the_time_control_unless_given_one() -> None:
+    clock = instant_clock(TimeControl(600, 5))
+    clock.press(RIGHT, 0.0)
+    clock.press(LEFT, 30.0)
+
+    clock.reset(40.0)
+
+    assert clock.time_control == TimeControl(600, 5)
+    assert seconds(clock, LEFT, 50.0) == seconds(clock, RIGHT, 50.0) == 600
+
+
 def test_without_stop_at_flag_only_the_flag_shows() -> None:
     control = TimeControl(60, 0, stop_at_flag=False)
     clock = instant_clock(control)

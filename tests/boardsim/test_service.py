@@ -10,6 +10,7 @@ import anyio
 import pytest
 import serial
 
+from boardsim.bwtime import Status
 from boardsim.cli import load_games
 from boardsim.clock import (
     FlagFell,
@@ -22,6 +23,7 @@ from boardsim.clock import (
 )
 from boardsim.faults import Fault, FaultKind
 from boardsim.pace import Pace
+from boardsim.performance import ClockSide
 from boardsim.service import ServeOptions, clock_record, serve
 from tests.boardsim.recorder import Recorder
 
@@ -273,3 +275,30 @@ async def test_waiting_for_the_clock_needs_a_clock(one_game: Path) -> None:
 
     with pytest.raises(ValueError, match="clock"):
         await serve(load_games(one_game, 1), options, asyncio.Event(), Recorder())
+
+
+@pytest.mark.anyio
+async def test_a_mixed_room_puts_white_left_on_odd_boards_and_right_on_even(
+    one_game: Path,
+) -> None:
+    options = ServeOptions(pace=FAST, seed=2, clock_side=ClockSide.MIXED)
+    recorder = Recorder()
+    task, stop, urls = await serving(one_game, 2, options, recorder)
+    try:
+        for url, white in zip(urls, (Side.LEFT, Side.RIGHT), strict=True):
+            port = serial.serial_for_url(url, timeout=5)
+            try:
+                port.write(bytes((SEND_UPDATE_NICE, SEND_BRD)))
+                # Black presses to begin: the first reading of a running clock shows
+                # White's time running, on White's side of the clock.
+                while True:
+                    message = await read_message(port)
+                    is_time = message[0] == 0x8D and ack_bytes(message) is None
+                    if is_time and message[9] & Status.RUNNING:
+                        break
+                turn = Status.LEFT_TURN if white is Side.LEFT else Status.RIGHT_TURN
+                assert message[9] & (Status.LEFT_TURN | Status.RIGHT_TURN) == turn
+            finally:
+                port.close()
+    finally:
+        await stopped(task, stop)
