@@ -1,15 +1,17 @@
-"""The operator's routes: attaching electronic boards to games and taking them off, and
-the scoresheet's draw offers (its device holds an operator token)."""
+"""The operator's routes: attaching electronic boards to games and taking them off, each
+board's clock setting, and the scoresheet's draw offers (its device holds an operator
+token)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from relay.api.deps import HubDep, OperatorDep
 from relay.api.refusals import refusals
+from relay.domain.clock.orientation import ClockSide
 from relay.domain.game.draw_offers import DrawOfferError
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, NoBoardAssignedError
 from relay.store.tournaments import ConflictError, NotFoundError
@@ -31,6 +33,26 @@ async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) ->
     except ConflictError as error:
         raise HTTPException(409, str(error)) from None
     return {"game_id": game.id, "eboard_id": game.eboard_id}
+
+
+class ClockSideIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    clock: ClockSide = Field(
+        description="White's side of the clock: white-left, white-right, or auto (decided "
+        "from the clock's presses)"
+    )
+
+
+@router.put("/eboards/{eboard_id}/clock")
+async def clock_side(
+    hub: HubDep, who: OperatorDep, eboard_id: int, body: ClockSideIn
+) -> dict[str, Any]:
+    """Set which side of the electronic board's clock White's is. Games following the board
+    read their clocks by it from now on; each records the change in its log."""
+    with refusals(f"electronic board {eboard_id}"):
+        eboard = await hub.set_clock_side(eboard_id=eboard_id, clock=body.clock, who=who)
+    return {"id": eboard.id, "number": eboard.number, "clock": eboard.clock}
 
 
 @router.post("/games/{game_id}/attach")

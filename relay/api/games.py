@@ -108,7 +108,7 @@ def eboards(session: SessionDep, who: OperatorDep, tournament_id: int) -> list[d
     """The tournament's electronic boards (operators and up: ports are not public)."""
     tournament_or_404(session, tournament_id)
     return [
-        {"id": b.id, "number": b.number, "driver": b.driver, "url": b.url}
+        {"id": b.id, "number": b.number, "driver": b.driver, "url": b.url, "clock": b.clock}
         for b in list_eboards(session, tournament_id=tournament_id)
     ]
 
@@ -269,6 +269,7 @@ def round_boards(
                 "eboard": eboard.number if eboard else None,
                 "eboard_id": eboard.id if eboard else None,
                 "url": eboard.url if eboard and identity is not None else None,
+                "clock_setting": eboard.clock if eboard else None,
                 **hub.board_health(game.id),
             }
         )

@@ -18,8 +18,10 @@ from drivers.events import (
     Disconnected,
     FieldChange,
     PositionSnapshot,
+    SetAndRun,
 )
-from relay.domain.game.events import GameEnded, GameEvent, is_logged
+from relay.domain.clock.orientation import ClockSide, Orientation, Side
+from relay.domain.game.events import ClockSideDecided, GameEnded, GameEvent, is_logged
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_feed import BoardFeed
 from relay.hub.recorder import GameRecorder
@@ -61,6 +63,9 @@ class BoardSession:
         tracker: PositionTracker,
         recorder: GameRecorder,
         send: Callable[[ClockCommand], None] | None = None,
+        clock_side: ClockSide = "auto",
+        clock_decided: ClockSideDecided | None = None,
+        clock_set_by_hub: bool = False,
     ) -> None:
         self.round_id = round_id
         self.game_id = game_id
@@ -78,7 +83,15 @@ class BoardSession:
         self.tracker = tracker
         self._recorder = recorder
         self._loop = asyncio.get_running_loop()
-        self._feed = BoardFeed(tracker, self._queue, name=f"game {game_id}")
+        self._feed = BoardFeed(
+            tracker,
+            self._queue,
+            clock_side=clock_side,
+            recorded=clock_decided,
+            name=f"game {game_id}",
+        )
+        if clock_set_by_hub:
+            self._feed.hub_set()
         #: The game has a result: later events from the board are not recorded into it.
         self.finished = tracker.finished
         self._outbox: asyncio.Queue[Sequence[GameEvent]] = asyncio.Queue()
@@ -90,6 +103,24 @@ class BoardSession:
         self.ended = asyncio.Event()
 
     @property
+    def orientation(self) -> Orientation:
+        """Which side of the clock White's is: the board's setting and the decision."""
+        return self._feed.orientation
+
+    @property
+    def white_on(self) -> Side:
+        """White's side of the clock, as the board's clock readings are read now."""
+        return self._feed.white_on
+
+    def set_clock_side(self, setting: ClockSide) -> None:
+        """The operator changed the board's clock setting; a change is recorded."""
+        self._feed.set_clock_side(setting)
+
+    def clock_ran(self, side: Side) -> None:
+        """The hub started ``side`` of the clock (its command was acknowledged)."""
+        self._feed.hub_ran(side)
+
+    @property
     def unsaved(self) -> int:
         """Batches of decided events not yet in the database."""
         return self._outbox.qsize()
@@ -97,6 +128,7 @@ class BoardSession:
     async def run(self, events: AsyncIterator[BoardEvent]) -> None:
         """Consume the board's events until the board disconnects or the task is cancelled."""
         self._writer = self._loop.create_task(self._write())
+        self._feed.begin()
         try:
             async for event in events:
                 self._handle(event)
@@ -119,6 +151,8 @@ class BoardSession:
         if self._send is None:
             answer.set_result(ClockAnswer(False, "this board takes no clock commands"))
             return answer
+        if isinstance(command, SetAndRun):
+            self._feed.hub_set()  # from now on the running side is the hub's doing
         self._commands.append((command, answer))
         self._send(command)
         return answer

@@ -13,8 +13,11 @@ asks for it with a reason and is shown the time before and after; nothing happen
 the arbiter confirms, within :data:`CONFIRM_SECONDS`. The change is recorded with who,
 when and why, audited, and sent to the clock.
 
-Clocks are addressed by side: White sits on the clock's left (as the board feed reads it).
-The hub sets the times and which side runs; the clock's own bonus setting (Fischer,
+Clocks are addressed by side (left, right). Which side is White's is each board's, as its
+session reads the clock (:attr:`BoardSession.white_on`: the board's clock setting, or what
+the presses decided; the left while an ``auto`` board has no evidence yet): the central
+start runs White's side, a resume the side to move, a time change goes to the player's
+side. The hub sets the times and which side runs; the clock's own bonus setting (Fischer,
 Bronstein, delay) is the arbiter's to choose on the clock before the round.
 """
 
@@ -29,8 +32,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from drivers.events import RunMode, SetAndRun
+from drivers.events import ClockReading, RunMode, SetAndRun
 from relay.domain.clock.game_clock import colour_of
+from relay.domain.clock.orientation import Side, other_side
 from relay.domain.clock.penalties import PenaltyError, illegal_move_changes, wrong_claim_change
 from relay.domain.clock.time_control import TimeControl
 from relay.domain.game.events import (
@@ -127,21 +131,22 @@ class ClockDesk:
         games = await self._games(round_id, game_ids)
         control = await self._control(round_id, games)
         seconds = _clock_seconds(control.starting_seconds)
-        command = SetAndRun(seconds, seconds, RunMode.LEFT, lever_toggles=True)
-        reports = await asyncio.gather(
-            *(
+        pending = []
+        for game_id, board in games:
+            white = self._side(game_id, "white")
+            pending.append(
                 self._command(
                     game_id,
                     board,
-                    command,
+                    SetAndRun(seconds, seconds, _run(white), lever_toggles=True),
                     Outcome.STARTED,
                     lambda at: ClocksStarted(seconds, seconds, who.user, at),
                     who,
                     "start-clocks",
+                    runs=white,
                 )
-                for game_id, board in games
             )
-        )
+        reports = await asyncio.gather(*pending)
         return self._done(round_id, "start", list(reports))
 
     def schedule_start(
@@ -205,11 +210,11 @@ class ClockDesk:
             times = self._shown(game_id)
             view = await self._views.game(game_id)
             record = view.record(len(view.events))
-            run = RunMode.LEFT if record.to_move == "white" else RunMode.RIGHT
+            side = self._side(game_id, record.to_move)
             if times is None:
                 pending.append(_ready(BoardReport(game_id, board, Outcome.NO_CLOCK, "no reading")))
                 continue
-            command = SetAndRun(times[0], times[1], run, lever_toggles=True)
+            command = SetAndRun(times[0], times[1], _run(side), lever_toggles=True)
             pending.append(
                 self._command(
                     game_id,
@@ -219,6 +224,7 @@ class ClockDesk:
                     lambda at: ClocksResumed(who.user, at),
                     who,
                     "resume-clocks",
+                    runs=side,
                 )
             )
         return self._done(round_id, "resume", list(await asyncio.gather(*pending)))
@@ -340,7 +346,7 @@ class ClockDesk:
         if reading is None or session.clock_connected is False:
             return BoardReport(game_id, board, Outcome.NO_CLOCK)
         left, right = reading.left.seconds, reading.right.seconds
-        if player == "white":
+        if self._side(game_id, player) == "left":
             left = _clock_seconds(seconds)
         else:
             right = _clock_seconds(seconds)
@@ -359,6 +365,7 @@ class ClockDesk:
         event: Callable[[float], GameEvent],
         who: Identity,
         action: str,
+        runs: Side | None = None,
     ) -> BoardReport:
         session = self._sessions.get(game_id)
         if session is None:
@@ -369,6 +376,8 @@ class ClockDesk:
         answer = await _answer(session, command)
         report = _report(game_id, board, answer, success)
         if answer.ok:
+            if runs is not None:
+                session.clock_ran(runs)
             await self._record(session.round_id, game_id, [event(sent_at)], who, action, None)
         return report
 
@@ -436,12 +445,18 @@ class ClockDesk:
             return None
         return session.clock_reading.left.seconds, session.clock_reading.right.seconds
 
+    def _side(self, game_id: int, player: str) -> Side:
+        """The side of the game's clock that is ``player``'s, as the board's session reads
+        it (White's on the left for a game no board follows: no command reaches it)."""
+        session = self._sessions.get(game_id)
+        white: Side = "left" if session is None else session.white_on
+        return white if player == "white" else other_side(white)
+
     def _time_of(self, game_id: int, player: str, view: GameView) -> float | None:
         """A player's time now: the e-clock's reading, else the hub's count."""
         session = self._sessions.get(game_id)
         if session is not None and session.clock_reading is not None:
-            reading = session.clock_reading
-            return float((reading.left if player == "white" else reading.right).seconds)
+            return float(_side_reading(session.clock_reading, self._side(game_id, player)))
         clock = view.record(len(view.events)).clock
         if not clock.started:
             return None
@@ -451,6 +466,14 @@ class ClockDesk:
         now = time.time()
         for token in [t for t, change in self._changes.items() if change.expires < now]:
             del self._changes[token]
+
+
+def _run(side: Side) -> RunMode:
+    return RunMode.LEFT if side == "left" else RunMode.RIGHT
+
+
+def _side_reading(reading: ClockReading, side: Side) -> int:
+    return reading.left.seconds if side == "left" else reading.right.seconds
 
 
 async def _answer(session: BoardSession, command: SetAndRun) -> ClockAnswer:

@@ -19,6 +19,7 @@ from drivers.dgt.transport import DgtSerialConnection, PortError
 from drivers.link import BoardLink
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
+from relay.domain.clock.orientation import ClockSide, clock_setting
 from relay.domain.clock.time_control import TimeControl
 from relay.domain.game.events import event_from_data
 from relay.domain.game.laws import rules_for
@@ -30,9 +31,17 @@ from relay.hub.clock_desk import ClockDesk
 from relay.hub.game_views import GameViews, control_of
 from relay.hub.pairing_desk import PairingDesk
 from relay.hub.recorder import GameRecorder
+from relay.store.access import Identity, audit
 from relay.store.event_log import read_events
 from relay.store.models import EBoard
-from relay.store.tournaments import game_pairing, get_eboard, get_game, list_games
+from relay.store.tournaments import (
+    game_pairing,
+    games_on_eboard,
+    get_eboard,
+    get_game,
+    list_games,
+    set_eboard_clock,
+)
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +80,16 @@ class Hub:
         inverted = settings.dgt_clock_bit == "clock-connected"
         self._dgt_options = DgtOptions(status_bits=replace(bits, no_clock_when_clear=inverted))
 
-    async def attach_dgt_board(self, *, game_id: int, url: str) -> BoardSession:
+    async def attach_dgt_board(
+        self, *, game_id: int, url: str, clock_side: ClockSide | None = None
+    ) -> BoardSession:
         """Open the DGT board at ``url`` and follow it as game ``game_id``.
 
         The game continues from its stored log, so a board re-attached after a restart
-        picks up where the game stood. A lost port is reopened by the driver.
+        picks up where the game stood (and which side of the clock White's is, if that was
+        decided). A lost port is reopened by the driver. The clock setting is
+        ``clock_side``, else that of the electronic board assigned to the game, else
+        ``auto``.
 
         A board still followed by a finished game (last round's, on the same board number)
         is handed over to this one; a board whose game is still in play is refused.
@@ -90,7 +104,7 @@ class Hub:
             except PortError as error:
                 raise BoardUnavailableError(str(error)) from None
 
-        return await self._attach(game_id, connect, url, port=url)
+        return await self._attach(game_id, connect, url, port=url, clock_side=clock_side)
 
     async def _claim_port(self, url: str, *, for_game: int) -> str:
         """Claim the board at ``url`` for a game being attached; returns the port's key.
@@ -163,7 +177,8 @@ class Hub:
     def board_health(self, game_id: int) -> dict[str, object]:
         """What the arbiter's console shows of a game's board: attached and connected, the
         driver's health (active, delayed, not responding, disconnected), battery, a board
-        set up the wrong way round, seconds since it was last heard, its clock's times."""
+        set up the wrong way round, seconds since it was last heard, which side of its clock
+        White's is (and why), its clock's times."""
         session = self.sessions.get(game_id)
         if session is None:
             return {"attached": False, "connected": False, "unsaved": 0}
@@ -183,6 +198,15 @@ class Hub:
                 battery_percent=status.battery_percent,
                 rotated=status.rotated,
             )
+        orientation = session.orientation
+        health["orientation"] = {
+            "setting": orientation.setting,
+            "white_on": orientation.white_on,
+            "decided": orientation.decided,
+            "source": orientation.source,
+            "reason": orientation.explain(),
+            "against": orientation.against,
+        }
         reading = session.clock_reading
         if reading is not None:
             health["clock"] = {
@@ -193,13 +217,39 @@ class Hub:
             }
         return health
 
-    async def attach_link(self, *, game_id: int, link: BoardLink) -> BoardSession:
-        """Follow an already open board link (a bus board, a scripted board) as a game."""
+    async def attach_link(
+        self, *, game_id: int, link: BoardLink, clock_side: ClockSide | None = None
+    ) -> BoardSession:
+        """Follow an already open board link (a bus board, a scripted board) as a game; its
+        clock setting as for :meth:`attach_dgt_board`."""
 
         async def given(resuming: bool) -> BoardLink:
             return link
 
-        return await self._attach(game_id, given, type(link).__name__)
+        return await self._attach(game_id, given, type(link).__name__, clock_side=clock_side)
+
+    async def set_clock_side(self, *, eboard_id: int, clock: ClockSide, who: Identity) -> EBoard:
+        """Change an electronic board's clock setting; the games following it read their
+        clocks by it from now on (a change of side is recorded in each game's log)."""
+
+        def work(session: Session) -> tuple[EBoard, list[int]]:
+            before = get_eboard(session, eboard_id=eboard_id).clock
+            eboard = set_eboard_clock(session, eboard_id=eboard_id, clock=clock)
+            audit(
+                session,
+                who=who,
+                action="set-clock-side",
+                target=f"eboard {eboard_id}",
+                detail={"before": before, "after": clock},
+            )
+            return eboard, games_on_eboard(session, eboard_id=eboard_id)
+
+        eboard, games = await self.recorder.run(work)
+        for game_id in games:
+            session = self.sessions.get(game_id)
+            if session is not None:
+                session.set_clock_side(clock)
+        return eboard
 
     async def _attach(
         self,
@@ -207,6 +257,7 @@ class Hub:
         connect: Callable[[bool], Awaitable[BoardLink]],
         name: str,
         port: str | None = None,
+        clock_side: ClockSide | None = None,
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
@@ -216,14 +267,16 @@ class Hub:
             if port is not None:
                 await self._claim_port(port, for_game=game_id)
 
-            def load(session: Session) -> tuple[int, GameRecord, TimeControl]:
+            def load(session: Session) -> tuple[int, GameRecord, TimeControl, ClockSide]:
                 pairing = game_pairing(session, game_id=game_id)
                 control = control_of(pairing)
                 stored = read_events(session, game_id=game_id)
                 events = [event_from_data(item.kind, item.data) for item in stored]
-                return pairing.game.round_id, GameRecord.from_events(events, control), control
+                record = GameRecord.from_events(events, control)
+                setting = clock_setting(pairing.eboard.clock if pairing.eboard else "auto")
+                return pairing.game.round_id, record, control, setting
 
-            round_id, record, control = await self.recorder.run(load)
+            round_id, record, control, setting = await self.recorder.run(load)
             link = await connect(bool(record.moves))
             attached = True
         finally:
@@ -239,6 +292,10 @@ class Hub:
             tracker=tracker,
             recorder=self.recorder,
             send=link.send,
+            clock_side=setting if clock_side is None else clock_side,
+            clock_decided=record.clock_side,
+            # Clocks started centrally (before a restart): their running side is the hub's.
+            clock_set_by_hub=record.clock.started,
         )
         self.sessions[game_id] = session
         self._links[game_id] = link

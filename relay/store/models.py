@@ -68,6 +68,9 @@ class EBoard(SQLModel, table=True):
     number: int
     driver: str = "dgt"
     url: str
+    #: Which side of the clock White's is: ``auto`` (decided from the clock's presses),
+    #: ``white-left`` or ``white-right`` (see :mod:`relay.domain.clock.orientation`).
+    clock: str = "auto"
 
 
 class Game(SQLModel, table=True):

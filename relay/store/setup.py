@@ -95,6 +95,7 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
                 number=wanted_board.number,
                 url=wanted_board.url,
                 driver=wanted_board.driver,
+                clock=wanted_board.clock,
                 commit=False,
             )
             added_boards += 1

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from sqlmodel import Session, col, select
 
+from relay.domain.clock.orientation import clock_setting
 from relay.store.models import EBoard, Game, Player, Round, Tournament
 
 RowT = TypeVar("RowT", EBoard, Game, Player, Round, Tournament)
@@ -114,11 +115,11 @@ def add_eboard(
     number: int,
     url: str,
     driver: str = "dgt",
+    clock: str = "auto",
     commit: bool = True,
 ) -> EBoard:
-    return _add(
-        session, EBoard(tournament_id=tournament_id, number=number, url=url, driver=driver), commit
-    )
+    eboard = EBoard(tournament_id=tournament_id, number=number, url=url, driver=driver, clock=clock)
+    return _add(session, eboard, commit)
 
 
 def create_game(
@@ -244,6 +245,19 @@ def publish_round(session: Session, *, round_id: int, published: bool = True) ->
     round_ = get_round(session, round_id=round_id)
     round_.published = published
     return _add(session, round_, True)
+
+
+def set_eboard_clock(session: Session, *, eboard_id: int, clock: str) -> EBoard:
+    """Change an electronic board's clock setting (``auto``, ``white-left``, ``white-right``)."""
+    eboard = get_eboard(session, eboard_id=eboard_id)
+    eboard.clock = clock_setting(clock)
+    return _add(session, eboard, True)
+
+
+def games_on_eboard(session: Session, *, eboard_id: int) -> list[int]:
+    """The games, of any round, the electronic board is assigned to."""
+    query = select(Game.id).where(Game.eboard_id == eboard_id)
+    return [game_id for game_id in session.exec(query).all() if game_id is not None]
 
 
 def assign_eboard(session: Session, *, game_id: int, eboard_id: int | None) -> Game:

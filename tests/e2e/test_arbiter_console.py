@@ -107,6 +107,10 @@ def test_arbiter_runs_the_round_and_the_bulletin_follows(live, page):
     expect(page.locator("#results tbody td.status").first).to_contain_text(
         "in play", timeout=20_000
     )
+    # Which side of each clock is White's: auto, decided once the players pressed.
+    expect(page.locator("#boards tbody td.clocks .clock-side").first).to_have_text(
+        "clock: auto (decided: White left)", timeout=20_000
+    )
 
     # A time change: the dialog shows before and after; Cancel changes nothing.
     page.select_option("#change-game", str(board_one))

@@ -87,7 +87,7 @@ class FakeTimeTable:
             placement, markers = read_squares(event.position)
             self.events += tracker.observe(placement, now, now, markers)
         elif isinstance(event, ClockReading):
-            self.events += tracker.clock(clock_view(event, white_on_left=True), now, now)
+            self.events += tracker.clock(clock_view(event, white_on="left"), now, now)
 
 
 def play(moves: list[chess.Move], seed: int, noise: NoiseModel, result: str) -> FakeTimeTable:

@@ -499,6 +499,8 @@ function showClocks(game) {
     reading.title = "What the board's clock shows: left · right";
     parts.push(reading);
   }
+  const sides = health ? clockSide(health) : null;
+  if (sides) parts.push(sides);
   cell.replaceChildren(...parts);
 }
 
@@ -548,7 +550,28 @@ function troubles(row) {
     found.push(["battery low", "warn"]);
   }
   if (row.clock && row.clock.battery_low) found.push(["clock battery low", "warn"]);
+  const sides = row.orientation;
+  if (sides && sides.setting !== "auto" && sides.against >= 2) {
+    found.push([`clock presses say White is not on the ${sides.white_on}`, "warn"]);
+  }
   return found;
+}
+
+// Which side of the clock White's is: the board's setting, and on auto what the presses
+// decided; the reason goes in the tooltip.
+function clockSide(row) {
+  const sides = row.orientation;
+  const setting = sides ? sides.setting : row.clock_setting;
+  if (setting === null || setting === undefined) return null;
+  let text;
+  if (setting === "white-left") text = "clock: White left";
+  else if (setting === "white-right") text = "clock: White right";
+  else if (!sides) text = "clock: auto";
+  else if (sides.decided) text = `clock: auto (decided: White ${sides.white_on})`;
+  else text = "clock: auto (not decided yet: White taken as left)";
+  const node = el("div", "clock-side muted small", text);
+  if (sides && sides.reason) node.title = sides.reason;
+  return node;
 }
 
 // A board that goes wrong is an alert too (the stream only carries what the games record).

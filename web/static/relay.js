@@ -310,6 +310,7 @@ export function applyEvent(game, message) {
     case "clocks-paused":
     case "clocks-resumed":
     case "time":
+    case "clock-side":
     case "arbiter-correction":
       game.stale = true;
       break;

@@ -8,6 +8,9 @@ player had, and the difference from the hub's count is kept as *drift* (a clock 
 a press the board saw late). Without a central start the hub only counts from the first
 move: the first move's time spent is unknown.
 
+A ``clock-side`` event that reads earlier moves' clocks again (the clock's sides were
+decided after them) folds the game again with those readings.
+
 Times are seconds; instants are Unix seconds as the log carries them. Pure: ``now`` is
 passed in.
 """
@@ -15,12 +18,13 @@ passed in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
 from relay.domain.clock.time_control import Bonus, Period, TimeControl
 from relay.domain.game.events import (
+    ClockSideDecided,
     ClocksPaused,
     ClocksResumed,
     ClocksStarted,
@@ -128,10 +132,17 @@ class GameClock:
         self.timings = []
         self.flag = None
         self._history = []
+        #: The events folded since the last reset, to fold again when clocks are re-read.
+        self._applied: list[GameEvent] = []
 
     # The fold
 
     def apply(self, event: GameEvent) -> None:
+        if isinstance(event, ClockSideDecided):
+            if event.clocks:
+                self._reread(dict(event.clocks))
+            return
+        self._applied.append(event)
         if isinstance(event, MoveMade):
             self._move(event.ply, event.at, event.clock)
         elif isinstance(event, MoveCorrected):
@@ -173,6 +184,19 @@ class GameClock:
             # The game is over, by the laws or by the arbiter's word: the clocks stop.
             self._stop(event.at)
             self._ended = True
+
+    def _reread(self, clocks: dict[int, float]) -> None:
+        """The e-clock readings of earlier moves, read again from the right side (the
+        clock's sides were decided after them): fold the game again with those readings."""
+        applied: list[GameEvent] = []
+        pending = dict(clocks)
+        for event in reversed(self._applied):
+            if isinstance(event, MoveMade | MoveCorrected) and event.ply in pending:
+                event = replace(event, clock=pending.pop(event.ply))
+            applied.append(event)
+        self.reset()
+        for event in reversed(applied):
+            self.apply(event)
 
     def _move(self, ply: int, at: float | None, reading: float | None) -> None:
         self._history.append(self._snapshot())

@@ -28,6 +28,8 @@
     number = 1
     driver = "dgt"             # the only driver so far
     url = "/dev/ttyACM0"       # anything pyserial opens: /dev/pts/3, socket://host:port
+    clock = "auto"             # White's side of the clock: "white-left", "white-right", or
+                               # "auto" (decided from the clock's presses; the default)
 
     [[round]]
     number = 1
@@ -47,6 +49,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, TypeVar
 
+from relay.domain.clock.orientation import clock_setting
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.formats.trf import TITLES as FIDE_TITLES
@@ -96,6 +99,8 @@ class BoardSetup:
     number: int
     url: str
     driver: str = "dgt"
+    #: Which side of the clock White's is: ``auto``, ``white-left`` or ``white-right``.
+    clock: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +220,18 @@ def _player(table: Mapping[str, Any], where: str) -> PlayerSetup:
 
 
 def _board(table: Mapping[str, Any], where: str) -> BoardSetup:
-    _only(table, where, {"number", "driver", "url"})
+    _only(table, where, {"number", "driver", "url", "clock"})
     number = _positive(table, "number", where)
     where = f"board {number}"
     driver = _optional(table, "driver", str, where) or "dgt"
     if driver not in DRIVERS:
         raise EventFileError(f"{where}: driver {driver!r} is not one of {sorted(DRIVERS)}")
-    return BoardSetup(number=number, url=_text(table, "url", where), driver=driver)
+    clock = _optional(table, "clock", str, where)
+    try:
+        clock = "auto" if clock is None else clock_setting(clock)
+    except ValueError as error:
+        raise EventFileError(f"{where}: {error}") from None
+    return BoardSetup(number=number, url=_text(table, "url", where), driver=driver, clock=clock)
 
 
 def _round(table: Mapping[str, Any], where: str) -> RoundSetup:
@@ -370,7 +380,8 @@ def render_event_file(setup: EventSetup) -> str:
             team=player.team,
         )
     for board in setup.boards:
-        lines += ["", "[[board]]", *_pairs(number=board.number, driver=board.driver, url=board.url)]
+        lines += ["", "[[board]]"]
+        lines += _pairs(number=board.number, driver=board.driver, url=board.url, clock=board.clock)
     for round_ in setup.rounds:
         lines += ["", "[[round]]"]
         lines += _pairs(

@@ -7,7 +7,8 @@ Two families:
 
 * logged events change or annotate the game and are stored in its log: moves, corrections,
   takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
-  for the arbiter, the clocks (started, paused, resumed, a time changed, a flag fallen), and
+  for the arbiter, the clocks (started, paused, resumed, a time changed, which side White's
+  is, a flag fallen), and
   the arbiter's own actions (a result set or verified, moves replaced), which say who did
   them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
@@ -245,6 +246,26 @@ class TimeAdjusted:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockSideDecided:
+    """Which side of the clock White sits on, from now on: ``white_on`` is ``left`` or
+    ``right`` (facing the clock's display); ``source`` is ``setting`` (the board's clock
+    setting) or ``auto`` (decided from the clock's presses; :mod:`relay.domain.clock.orientation`
+    says how), ``reason`` says why in words.
+
+    ``clocks`` holds ``(ply, seconds)`` for moves decided before, read again with these
+    sides: the mover's time as the clock showed it when the move was decided, where it
+    had been read from the other side.
+    """
+
+    kind: ClassVar[str] = "clock-side"
+    white_on: str  # "left" or "right"
+    source: str  # "setting" or "auto"
+    reason: str
+    at: float
+    clocks: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class FlagFell:
     """A player's time ran out (6.9), as the e-clock showed it at ``at``."""
 
@@ -301,6 +322,7 @@ LoggedEvent = (
     | ClocksPaused
     | ClocksResumed
     | TimeAdjusted
+    | ClockSideDecided
     | FlagFell
     | DrawOffered
 )
@@ -326,6 +348,7 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
         ClocksPaused,
         ClocksResumed,
         TimeAdjusted,
+        ClockSideDecided,
         FlagFell,
         DrawOffered,
     )
@@ -356,8 +379,11 @@ def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:
             return Waiting(missing=tuple(data["missing"]), at=data["at"])
         if cls is MovesReplaced:
             return MovesReplaced(**{**data, "uci": tuple(data["uci"])})
+        if cls is ClockSideDecided:
+            clocks = tuple((int(ply), float(seconds)) for ply, seconds in data.get("clocks", ()))
+            return ClockSideDecided(**{**data, "clocks": clocks})
         return cls(**data)
-    except (TypeError, KeyError) as error:
+    except (TypeError, KeyError, ValueError) as error:
         raise EventFormatError(f"{kind} event: {error}") from None
 
 

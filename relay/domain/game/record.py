@@ -13,6 +13,7 @@ from relay.domain.game.events import (
     ArbiterAlert,
     Claim,
     ClaimsChanged,
+    ClockSideDecided,
     DrawOffered,
     GameEnded,
     GameEvent,
@@ -51,6 +52,8 @@ class GameRecord:
     verified: bool = False
     #: The player whose draw offer stands, if one does.
     draw_offer: str | None = None
+    #: Which side of the e-clock White's is, as last decided (None: never recorded).
+    clock_side: ClockSideDecided | None = None
     #: Both players' time, move by move and now (an unknown time control by default).
     clock: GameClock = field(default_factory=lambda: GameClock(TimeControl(known=False)))
 
@@ -105,6 +108,8 @@ class GameRecord:
             self._replace(event)
         elif isinstance(event, DrawOffered):
             self._draw(event)
+        elif isinstance(event, ClockSideDecided):
+            self.clock_side = event  # the clock stays where it is for the next game too
         # Clock events live in self.clock; notices: nothing in the game depends on them.
 
     def _draw(self, event: DrawOffered) -> None:

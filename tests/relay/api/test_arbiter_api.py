@@ -179,6 +179,7 @@ def test_boards_are_assigned_and_attached_by_operators(client):
             "eboard": 1,
             "eboard_id": health[0]["eboard_id"],
             "url": None,  # ports are not shown to the public
+            "clock_setting": "auto",
             "attached": False,
             "connected": False,
             "unsaved": 0,

@@ -3,9 +3,12 @@ in, and what the game's log and views make of them."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 
+import anyio
+import chess
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
@@ -18,16 +21,19 @@ from drivers.events import (
     ClockSide,
     Health,
     Lever,
+    PositionSnapshot,
     RunMode,
     SetAndRun,
 )
 from drivers.fake import ScriptedBoard
+from relay.bus.messages import Published as Message
+from relay.bus.messages import game_topic
 from relay.domain.game.events import ClocksStarted, GameEvent, IllegalMoveCompleted, MoveMade
 from relay.store.access import read_audit
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
 from tests.pgn_check import pgn_extract_problems, read_all
-from tests.relay.api.helpers import hub_of, token
+from tests.relay.api.helpers import hub_of, play, token
 
 START = SetAndRun(5400, 5400, RunMode.LEFT, lever_toggles=True)
 
@@ -306,3 +312,228 @@ def test_board_health_shows_what_the_driver_reports(client):
     assert health["rotated"] is False
     assert health["clock"] == {"left": 5400, "right": 5390, "running": True, "battery_low": False}
     assert 0 <= health["last_seen_seconds"] < 5
+
+
+# Which side of each board's clock is White's
+
+
+def boards_round(client: TestClient, games: int) -> tuple[int, list[int], list[int]]:
+    """A round whose games have electronic boards: round id, game ids, electronic board ids."""
+    with Session(hub_of(client).engine) as session:
+        ports = [f"scripted-{n}" for n in range(1, games + 1)]
+        round_id, game_ids = paired_round(session, games=games, number=2, ports=ports)
+    rows = client.get(f"/api/rounds/{round_id}/boards").json()
+    return round_id, game_ids, [row["eboard_id"] for row in rows]
+
+
+def by_side(
+    white: int, black: int, *, white_on: str, white_to_move: bool, running: bool = True
+) -> ClockReading:
+    """A clock with White's time on ``white_on``; the lever up on the mover's side."""
+    left, right = (white, black) if white_on == "left" else (black, white)
+    left_to_move = white_to_move == (white_on == "left")
+    return ClockReading(
+        left=ClockSide(left),
+        right=ClockSide(right),
+        running=running,
+        left_to_move=left_to_move,
+        right_to_move=not left_to_move,
+        lever=Lever.LEFT_UP if left_to_move else Lever.RIGHT_UP,
+        battery_low=False,
+    )
+
+
+START_SQUARES = tuple(
+    None if (piece := chess.Board().piece_at(square)) is None else piece.symbol()
+    for square in chess.SQUARES
+)
+
+
+def obey(board: ScriptedBoard, command: SetAndRun) -> None:
+    board.expect(command, then=[ClockCommandResult(command, ok=True)])
+
+
+class Published:
+    """The kinds of event the hub publishes for a game (once they are committed)."""
+
+    def __init__(self, client: TestClient, game_id: int) -> None:
+        self.client = client
+        self.kinds: list[str] = []
+        self.changed: asyncio.Event | None = None
+
+        async def listen() -> None:
+            changed = self.changed = asyncio.Event()
+
+            def heard(message: Message) -> None:
+                self.kinds.append(message.kind)
+                changed.set()
+
+            hub_of(client).bus.subscribe(game_topic(game_id), heard)
+
+        assert client.portal is not None
+        client.portal.call(listen)
+
+    def wait_for(self, *kinds: str) -> None:
+        """Wait until the hub has published this many events; they must be these kinds."""
+
+        async def until() -> None:
+            changed = self.changed
+            assert changed is not None
+            with anyio.fail_after(5):
+                while len(self.kinds) < len(kinds):
+                    changed.clear()
+                    await changed.wait()
+            assert self.kinds == list(kinds)
+
+        assert self.client.portal is not None
+        self.client.portal.call(until)
+
+
+def test_an_operator_sets_each_boards_clock_side(client):
+    round_id, (game_id,), (eboard,) = boards_round(client, 1)
+    operator = token(client, "operator", user="Board crew")
+    url = f"/api/eboards/{eboard}/clock"
+    answer = client.put(url, json={"clock": "white-right"}, headers=operator)
+    assert answer.status_code == 200
+    assert answer.json() == {"id": eboard, "number": 1, "clock": "white-right"}
+    (listed,) = client.get("/api/tournaments/1/eboards", headers=operator).json()
+    assert listed["clock"] == "white-right"
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert row["clock_setting"] == "white-right"
+    assert (
+        client.put("/api/eboards/999/clock", json={"clock": "auto"}, headers=operator).status_code
+        == 404
+    )
+    for bad in ({"clock": "sideways"}, {"clock": None}, {}, {"clock": "auto", "side": "left"}):
+        assert client.put(url, json=bad, headers=operator).status_code == 422
+    assert client.put(url, json={"clock": "auto"}).status_code == 401
+    with Session(hub_of(client).engine) as session:
+        (entry,) = [e for e in read_audit(session) if e.action == "set-clock-side"]
+    assert (entry.user, entry.target) == ("Board crew", f"eboard {eboard}")
+    assert kinds(client, game_id) == []  # no board followed the game: nothing to record
+
+
+@pytest.mark.parametrize("white_on", ["left", "right"])
+def test_a_fixed_placement_starts_whites_side_and_changes_the_players_own_time(client, white_on):
+    round_id, (game_id,), (eboard,) = boards_round(client, 1)
+    operator, arbiter = token(client, "operator"), token(client, "arbiter")
+    client.put(
+        f"/api/eboards/{eboard}/clock", json={"clock": f"white-{white_on}"}, headers=operator
+    )
+    published = Published(client, game_id)
+    board = attach(client, game_id)  # the game's electronic board's setting
+    published.wait_for("clock-side")
+    run_white, run_black = (
+        (RunMode.LEFT, RunMode.RIGHT) if white_on == "left" else (RunMode.RIGHT, RunMode.LEFT)
+    )
+    obey(board, SetAndRun(5400, 5400, run_white, lever_toggles=True))
+    started = client.post(f"/api/rounds/{round_id}/clocks/start", headers=arbiter).json()
+    assert [r["outcome"] for r in started["reports"]] == ["started"]
+    assert kinds(client, game_id) == ["clock-side", "clocks-started"]
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert row["orientation"]["white_on"] == white_on
+    assert (row["orientation"]["source"], row["orientation"]["setting"]) == (
+        "setting",
+        f"white-{white_on}",
+    )
+
+    # White thinks; a time change for White reaches White's side, and only it.
+    board.push(by_side(5390, 5400, white_on=white_on, white_to_move=True))
+    settle(client)
+    asked = client.post(
+        f"/api/games/{game_id}/clock/changes",
+        json={"player": "white", "change": "set", "seconds": 600, "reason": "set wrong"},
+        headers=arbiter,
+    ).json()
+    assert asked["before"] == 5390
+    times = (600, 5400) if white_on == "left" else (5400, 600)
+    obey(board, SetAndRun(*times, run_white, lever_toggles=True))
+    confirmed = client.post(f"/api/clock-changes/{asked['token']}/confirm", headers=arbiter)
+    assert confirmed.json()["clock"]["outcome"] == "changed"
+    board.push(by_side(600, 5400, white_on=white_on, white_to_move=True))
+    settle(client)
+
+    # Pause, resume: White's side runs again while White is to move, Black's after a move.
+    obey(board, SetAndRun(*times, RunMode.STOPPED, lever_toggles=True))
+    client.post(f"/api/rounds/{round_id}/clocks/pause", json={"reason": "noise"}, headers=arbiter)
+    obey(board, SetAndRun(*times, run_white, lever_toggles=True))
+    client.post(f"/api/rounds/{round_id}/clocks/resume", headers=arbiter)
+    play(client, round_id, game_id, "e4")
+    obey(board, SetAndRun(*times, RunMode.STOPPED, lever_toggles=True))
+    client.post(f"/api/rounds/{round_id}/clocks/pause", json={"reason": "noise"}, headers=arbiter)
+    obey(board, SetAndRun(*times, run_black, lever_toggles=True))
+    resumed = client.post(f"/api/rounds/{round_id}/clocks/resume", headers=arbiter).json()
+    assert [r["outcome"] for r in resumed["reports"]] == ["resumed"]
+    board.assert_done()
+
+
+def test_an_auto_board_starts_the_side_its_first_press_showed_to_be_whites(client):
+    round_id, (game_id,), _ = boards_round(client, 1)
+    published = Published(client, game_id)
+    board = attach(client, game_id)
+    board.push(
+        PositionSnapshot(START_SQUARES),
+        # The clock stands with the lever up on the left; Black presses it: White's runs.
+        by_side(5400, 5400, white_on="right", white_to_move=False, running=False),
+        by_side(5400, 5400, white_on="right", white_to_move=True),
+    )
+    published.wait_for("clock-side")
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert row["orientation"] == {
+        "setting": "auto",
+        "white_on": "right",
+        "decided": True,
+        "source": "auto",
+        "reason": "White on the right: Black pressed the left side before the first move, "
+        "starting White's clock",
+        "against": 0,
+    }
+    obey(board, SetAndRun(5400, 5400, RunMode.RIGHT, lever_toggles=True))
+    arbiter = token(client, "arbiter")
+    started = client.post(f"/api/rounds/{round_id}/clocks/start", headers=arbiter).json()
+    assert [r["outcome"] for r in started["reports"]] == ["started"]
+    board.assert_done()
+    assert kinds(client, game_id) == ["clock-side", "clocks-started"]
+
+
+def test_a_setting_changed_while_a_board_is_followed_is_recorded_in_its_game(client):
+    round_id, (game_id,), (eboard,) = boards_round(client, 1)
+    published = Published(client, game_id)
+    attach(client, game_id)
+    settle(client)
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert (row["orientation"]["white_on"], row["orientation"]["decided"]) == ("left", False)
+    operator = token(client, "operator")
+    client.put(f"/api/eboards/{eboard}/clock", json={"clock": "white-right"}, headers=operator)
+    published.wait_for("clock-side")
+    assert kinds(client, game_id) == ["clock-side"]
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert (row["orientation"]["white_on"], row["orientation"]["source"]) == ("right", "setting")
+
+
+def test_a_board_attached_again_goes_on_with_the_sides_its_game_recorded(client):
+    round_id, (game_id,), _ = boards_round(client, 1)
+    published = Published(client, game_id)
+    board = attach(client, game_id)
+    board.push(
+        PositionSnapshot(START_SQUARES),
+        by_side(5400, 5400, white_on="right", white_to_move=False, running=False),
+        by_side(5400, 5400, white_on="right", white_to_move=True),
+    )
+    published.wait_for("clock-side")
+    hub = hub_of(client)
+
+    async def detach() -> None:
+        await hub.detach(game_id)
+
+    assert client.portal is not None
+    client.portal.call(detach)
+    board = attach(client, game_id)  # as a hub that restarts: the game's log is read again
+    settle(client)
+    (row,) = client.get(f"/api/rounds/{round_id}/boards").json()
+    assert (row["orientation"]["white_on"], row["orientation"]["decided"]) == ("right", True)
+    assert kinds(client, game_id) == ["clock-side"]  # nothing new to record
+    obey(board, SetAndRun(5400, 5400, RunMode.RIGHT, lever_toggles=True))
+    arbiter = token(client, "arbiter")
+    client.post(f"/api/rounds/{round_id}/clocks/start", headers=arbiter)
+    board.assert_done()

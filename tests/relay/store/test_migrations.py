@@ -8,11 +8,12 @@ import sqlite3
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
 from sqlmodel import Session, SQLModel
 
 from relay.store.engine import open_store
 from relay.store.event_log import read_events
-from relay.store.schema import current_revision, head_revision
+from relay.store.schema import current_revision, head_revision, upgrade
 from relay.store.tournaments import game_pairing, list_players
 
 
@@ -88,5 +89,28 @@ def test_a_database_made_before_migrations_is_carried_forward(tmp_path):
         with engine.connect() as connection:
             context = MigrationContext.configure(connection)
             assert compare_metadata(context, SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_boards_stored_before_clock_settings_are_auto(tmp_path):
+    url = f"sqlite:///{tmp_path / 'r3.db'}"
+    old = create_engine(url)
+    try:
+        upgrade(old, "0003")
+        with old.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO tournament (id, name, site) VALUES (1, 'T', '?')"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO eboard (tournament_id, number, driver, url) VALUES (1, 1, 'dgt', 'x')"
+            )
+    finally:
+        old.dispose()
+    engine = open_store(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql("SELECT number, clock FROM eboard").all()
+        assert [tuple(row) for row in rows] == [(1, "auto")]
     finally:
         engine.dispose()

@@ -14,6 +14,7 @@ from relay.store.tournaments import (
     create_round,
     list_eboards,
     round_pairings,
+    set_eboard_clock,
 )
 
 EVENT = """
@@ -135,3 +136,19 @@ def test_a_round_paired_later_plays_on_the_boards_of_its_numbers(engine):
         )
         pairings = round_pairings(session, round_id=round_.id)
         assert [p.eboard.url if p.eboard else None for p in pairings] == ["/dev/pts/7", None]
+
+
+def test_a_boards_clock_setting_is_stored_and_kept_when_loaded_again(engine):
+    right = EVENT.replace('url = "/dev/pts/7"', 'url = "/dev/pts/7"\nclock = "white-right"')
+    with Session(engine) as session:
+        report = load_event(session, parse_event_file(right))
+        (eboard,) = list_eboards(session, tournament_id=report.tournament_id)
+        assert eboard.clock == "white-right"
+        load_event(session, parse_event_file(EVENT))  # the file now leaves it out: auto
+        (eboard,) = list_eboards(session, tournament_id=report.tournament_id)
+        assert eboard.clock == "white-right"  # a stored board keeps what it has
+        assert eboard.id is not None
+        set_eboard_clock(session, eboard_id=eboard.id, clock="auto")
+        assert list_eboards(session, tournament_id=report.tournament_id)[0].clock == "auto"
+        with pytest.raises(ValueError, match="sideways"):
+            set_eboard_clock(session, eboard_id=eboard.id, clock="sideways")

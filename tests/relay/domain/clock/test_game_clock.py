@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 from relay.domain.clock.game_clock import ClockAdjustmentError, GameClock
 from relay.domain.clock.time_control import Bonus, Period, TimeControl
 from relay.domain.game.events import (
+    ClockSideDecided,
     ClocksPaused,
     ClocksResumed,
     ClocksStarted,
     FlagFell,
     GameEvent,
+    MoveCorrected,
     MoveMade,
     ResultSet,
     TakenBack,
@@ -169,3 +171,43 @@ def test_an_arbiters_result_stops_the_clocks():
     assert (state.running, state.black) == (None, 5400 - 30)
     reopened = played(FISCHER_90_30, started(), ResultSet("*", "arb", "reopened", at=5))
     assert reopened.state().running == chess.WHITE
+
+
+def sides(*clocks: tuple[int, float]) -> ClockSideDecided:
+    return ClockSideDecided("right", "auto", "White pressed the right side", 30.0, clocks)
+
+
+def test_moves_read_again_from_the_decided_side_take_those_readings():
+    # Move 1 was decided while the hub still read White's time on the left: it took
+    # Black's 5400 for White's. The decision reads it again: White's side showed 5392.
+    events: list[GameEvent] = [started(), move(1, 10, clock=5400), move(2, 25, clock=5415)]
+    before = played(FISCHER_90_30, *events)
+    assert [t.clock for t in before.timings] == [5400, 5415]
+    clock = played(FISCHER_90_30, *events, sides((1, 5392.0)))
+    assert [(t.clock, t.spent) for t in clock.timings] == [(5392, 10), (5415, 15)]
+    assert clock.drift(chess.WHITE) == 5392 - (5400 - 10 + 30)
+    assert clock.state().white == 5392
+    # Later moves fold on from the readings as re-read, as if they had been so all along.
+    again = played(FISCHER_90_30, started(), move(1, 10, clock=5392), move(2, 25, clock=5415))
+    assert clock.state() == again.state()
+    assert clock.timings == again.timings
+
+
+def test_a_decision_without_readings_changes_no_clock():
+    events: list[GameEvent] = [started(), move(1, 10, clock=5400)]
+    assert played(FISCHER_90_30, *events, sides()).timings == played(FISCHER_90_30, *events).timings
+
+
+def test_the_reading_goes_to_the_move_standing_at_that_ply():
+    corrected = MoveCorrected(2, "0000", "--", "", "0000", at=26, clock=5414)
+    clock = played(
+        FISCHER_90_30,
+        started(),
+        move(1, 10, clock=5400),
+        move(2, 25, clock=5415),
+        corrected,
+        sides((1, 5392.0), (2, 5420.0)),
+        move(3, 40),
+    )
+    assert [t.clock for t in clock.timings][:2] == [5392, 5420]
+    assert clock.timings[2].clock == 5392 - 14 + 30  # counted from the re-read reading

@@ -118,6 +118,19 @@ def test_bad_files_are_refused_with_the_place_and_the_reason(text, message):
         parse_event_file(text)
 
 
+def test_a_boards_clock_side_is_read_and_written_back():
+    assert parse_event_file(EXAMPLE).boards[0].clock == "auto"
+    for clock in ("auto", "white-left", "white-right"):
+        text = EXAMPLE.replace('url = "/dev/ttyACM0"', f'url = "/dev/ttyACM0"\nclock = "{clock}"')
+        setup = parse_event_file(text)
+        assert setup.boards[0].clock == clock
+        assert parse_event_file(render_event_file(setup)) == setup
+    for bad, message in (("'sideways'", "board 1: clock 'sideways' is not one of"), ("1", "text")):
+        text = EXAMPLE.replace('url = "/dev/ttyACM0"', f'url = "/dev/ttyACM0"\nclock = {bad}')
+        with pytest.raises(EventFileError, match=message):
+            parse_event_file(text)
+
+
 def test_a_player_paired_twice_in_a_round_is_refused():
     text = EXAMPLE + "\n[[round]]\nnumber = 2\npairings = [[1, 2], [2, 1]]\n"
     with pytest.raises(EventFileError, match="round 2, board 2: player 2 is paired twice"):
@@ -152,6 +165,7 @@ def test_the_formats_complete_example_is_a_valid_event_file():
     assert setup.tournament.time_control == "40/5400+30:1800+30"
     assert setup.rounds[0].pairings == ((2, 1), (3, 4))
     assert [b.url for b in setup.boards] == ["/dev/ttyACM0", "socket://10.0.0.7:7000"]
+    assert [b.clock for b in setup.boards] == ["auto", "white-right"]
     assert setup.tournament.pairing_system == "swiss"
     assert setup.tournament.tie_breaks == ("BH-C1", "BH", "SB", "WIN", "BPG")
     assert [r.number for r in setup.rounds] == [1, 2]

@@ -10,6 +10,7 @@ from relay.domain.game.events import (
     BoardRotated,
     Claim,
     ClaimsChanged,
+    ClockSideDecided,
     EventFormatError,
     GameEnded,
     GameEvent,
@@ -50,6 +51,9 @@ EVERY_KIND: list[GameEvent] = [
         at=6.0,
     ),
     ArbiterAlert(alert="illegal-position", detail="d", ply=3, at=7.0),
+    ClockSideDecided(
+        white_on="right", source="auto", reason="r", at=7.5, clocks=((1, 5391.0), (3, 5377.0))
+    ),
     Waiting(missing=("g1", "f1"), at=8.0),
     BoardRotated(rotated=False, at=9.0),
 ]
@@ -118,6 +122,22 @@ def test_new_game_restarts_an_unfinished_game_but_never_a_finished_one():
     finished = GameRecord.from_events([*moves("e4"), ended, NewGame(rotated=False, at=4.0)])
     assert len(finished.moves) == 1
     assert finished.result == "1-0"
+
+
+def test_the_clock_side_is_the_last_decided_and_stays_for_the_next_game():
+    left = ClockSideDecided(white_on="left", source="auto", reason="a", at=1.0)
+    right = ClockSideDecided(white_on="right", source="setting", reason="b", at=3.0)
+    record = GameRecord.from_events([left, *moves("e4"), right, NewGame(rotated=False, at=4.0)])
+    assert record.clock_side == right
+    assert GameRecord.from_events(moves("e4")).clock_side is None
+
+
+def test_a_clock_side_with_unreadable_clocks_is_refused():
+    with pytest.raises(EventFormatError):
+        event_from_data(
+            "clock-side",
+            {"white_on": "left", "source": "auto", "reason": "", "at": 1.0, "clocks": [[1]]},
+        )
 
 
 def test_proposals_alerts_and_illegal_moves_are_kept_for_the_arbiter():
