@@ -87,41 +87,31 @@ def _clean_environment() -> dict[str, str]:
     }
 
 
-def test_the_installed_package_is_not_the_checkout(installed, tmp_path):
-    where = subprocess.run(
-        [str(installed / "python"), "-c", "import relay.config as c; print(c.__file__)"],
-        cwd=tmp_path,
-        env=_clean_environment(),
-        capture_output=True,
-        text=True,
-        check=True,
+def _run(command: list[str], folder: Path) -> str:
+    """What ``command`` prints, run in ``folder`` with no setting of ours in the environment."""
+    return subprocess.run(
+        command, cwd=folder, env=_clean_environment(), capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+def test_the_installed_package_is_not_the_checkout(installed, tmp_path):
+    python = str(installed / "python")
+    where = _run([python, "-c", "import relay.config as c; print(c.__file__)"], tmp_path)
     assert Path(where).is_relative_to(installed.parent)
-    demo_data = subprocess.run(
+    count, has_games = _run(
         [
-            str(installed / "python"),
+            python,
             "-c",
             "from relay.demo.roster import roster; from relay.demo.pgn_round import bundled_games;"
             " print(len(roster()), bundled_games().stat().st_size > 0)",
         ],
-        cwd=tmp_path,
-        env=_clean_environment(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert int(demo_data[0]) >= 16
-    assert demo_data[1] == "True"
-    version = subprocess.run(
-        [str(installed / "relay"), "--version"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tmp_path,
-        env=_clean_environment(),
-    ).stdout
+        tmp_path,
+    ).split()
+    assert int(count) >= 16
+    assert has_games == "True"
+    version = _run([str(installed / "relay"), "--version"], tmp_path)
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert version.strip() == f"relay {expected}"
+    assert version == f"relay {expected}"
 
 
 def test_installed_relay_serve_serves_its_pages(installed, tmp_path):
