@@ -609,10 +609,17 @@ class PositionTracker:
         return events
 
     def _spurious_king_move(self) -> bool:
-        if not self.board.move_stack or self._confirmed:
+        if not self.board.move_stack or self._confirmed or self._handed_over():
             return False
         last = self.board.peek()
         return bool(self.board.kings & chess.BB_SQUARES[last.to_square] & _CENTRE)
+
+    def _handed_over(self) -> bool:
+        """Whether a running clock has the side to move running: the last mover pressed
+        after the last move, even if the press came while a hand was still on the board
+        and so confirmed nothing."""
+        clock = self._clock
+        return clock is not None and clock.running and clock.to_move == self.board.turn
 
     def _takeback(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         earlier = self._placements[:-1]

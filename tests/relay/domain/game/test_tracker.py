@@ -394,6 +394,38 @@ def test_a_king_that_went_to_the_centre_first_is_not_a_final_move():
     assert scene.tracker.ply == 0
 
 
+def test_a_king_move_to_the_centre_the_clock_handed_over_stays_when_the_kings_show_a_result():
+    # Black's Ke5 is a real move: Black pressed (with a hand still on the king, so the
+    # press came while the board showed no decided position). White's king then joins it
+    # on the centre: the kings show a draw, and Ke5 is not part of the gesture.
+    scene = Scene(fen="8/p7/4k3/8/8/8/P1K5/8 b - - 0 1")
+    scene.press(chess.WHITE)
+    scene.move("e6", "e5", then=SETTLE)
+    assert scene.sans() == ["Ke5"]
+    scene.lift("e5")
+    scene.press(chess.BLACK)
+    scene.put("e5", "k")
+    scene.wait(SETTLE)
+    scene.lift("c2")
+    scene.put("e4", "K")
+    scene.wait(ALERT * 2)
+    assert "takeback" not in scene.kinds()
+    assert scene.of(ResultProposed)[-1].result == "1/2-1/2"
+    assert scene.tracker.ply == 1
+
+
+def test_a_king_that_went_to_the_centre_first_on_a_running_clock_is_not_a_final_move():
+    # White's king steps to the centre and stands there, the clock not pressed; Black's
+    # king joins it: White's step was the start of the gesture, not a move.
+    scene = Scene(fen="8/p7/4k3/8/8/2K5/P7/8 w - - 0 1")
+    scene.press(chess.BLACK)
+    scene.move("c3", "d4", then=SETTLE)
+    assert scene.sans() == ["Kd4"]
+    scene.move("e6", "e5", then=SETTLE)
+    assert scene.kinds()[-2:] == ["takeback", "result-proposed"]
+    assert scene.of(ResultProposed)[0].result == "0-1"
+
+
 @pytest.mark.parametrize("result", ["1-0", "0-1", "1/2-1/2"])
 def test_a_marker_piece_proposes_a_result(result):
     scene = Scene("e4", "e5")
