@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.accuracy import generated_games, play_in_processes, real_games, summary
+from bench.accuracy import play_in_processes
+from bench.accuracy_report import generated_games, real_games, summary
 from boardsim.noise import NoiseModel
 from relay.domain.game.events import IllegalMoveCompleted
 

@@ -236,12 +236,20 @@ class PositionTracker:
 
     def clock(self, view: ClockView, now: float, wall_time: float) -> list[GameEvent]:
         """A clock reading: a changed lever is a press; a new flag is a flag fall."""
-        previous, self._clock = self._clock, view
-        self._clock_presses.read(now, self._silence())
+        previous = self._clock
+        pressed = previous is not None and view.to_move != previous.to_move
         events: list[GameEvent] = []
-        if previous is not None and view.to_move != previous.to_move:
+        if pressed and self._clock_presses.press is not None:
+            # A press still waiting to be judged: the board has shown all it will show of
+            # that move by the next press, so it is judged now, on what came before this
+            # one and by the clock as it stood, before this press is counted.
+            self._now = now
+            events += self._judge_press(wall_time)
+        self._clock = view
+        self._clock_presses.read(now, self._silence())
+        if pressed:
             self._clock_presses.count(view.to_move, self.board.turn)
-            events += self._pressed(not view.to_move, now, wall_time)
+            events += self._pressed(not view.to_move, now)
         fallen = [
             colour
             for colour in (chess.WHITE, chess.BLACK)
@@ -382,9 +390,13 @@ class PositionTracker:
                 return self._replace(replaced, wall_time)
         return self._takeback(placement, wall_time)
 
-    def _replace(self, moves: list[chess.Move], wall_time: float) -> list[GameEvent]:
+    def _replace(
+        self, moves: list[chess.Move], wall_time: float, *, confirmed: bool = False
+    ) -> list[GameEvent]:
         sibling, reply = moves
-        return self._correct(sibling, wall_time) + self._play([reply], wall_time, recovered=True)
+        return self._correct(sibling, wall_time) + self._play(
+            [reply], wall_time, recovered=True, confirmed=confirmed
+        )
 
     def _missed_moves(
         self, placement: Placement, *, every_ply_pressed: bool = False
@@ -465,7 +477,7 @@ class PositionTracker:
 
     # Clock
 
-    def _pressed(self, player: chess.Color, now: float, wall_time: float) -> list[GameEvent]:
+    def _pressed(self, player: chess.Color, now: float) -> list[GameEvent]:
         if self.finished:
             return []
         placement = self._pending.placement
@@ -523,10 +535,28 @@ class PositionTracker:
             if promotion.pawn_left:
                 events[:0] = self._illegal_move(player, "pawn not replaced (7.5.2)", wall_time)
             return events
-        # Moves the record missed, each one pressed: caught up now.
-        moves = self._missed_moves(placement, every_ply_pressed=True)
-        if moves:
-            return self._play(moves, wall_time, recovered=True, confirmed=True)
+        # Moves the record missed, each one pressed: caught up now, to the newest position
+        # since the press that they explain (the next player's hand may be at work again).
+        for shown in reversed(self._clock_presses.since_press):
+            moves = self._missed_moves(shown, every_ply_pressed=True)
+            if moves:
+                events = self._play(moves, wall_time, recovered=True, confirmed=True)
+                if placement != shown:
+                    self._pending.judge_afresh()
+                return events
+        if player == self.board.turn:
+            # The presser answered a move that the board then showed on another square (a
+            # slide read at a stop, the opponent's sleeve knocking the man on before the
+            # press was judged): a press-confirmed move is corrected only here, when
+            # nothing else explains the board.
+            for shown in reversed(self._clock_presses.since_press):
+                replaced = find_sibling_and_reply(self.board, shown)
+                if replaced and replaced[1].to_square != replaced[0].to_square:
+                    # (A reply taking the man that went on would explain a man in the air.)
+                    events = self._replace(replaced, wall_time, confirmed=True)
+                    if placement != shown:
+                        self._pending.judge_afresh()
+                    return events
         if player != self.board.turn:
             return self._alert_after_presses(placement, wall_time)
         if (

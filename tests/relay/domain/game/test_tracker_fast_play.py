@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import chess
 
-from relay.domain.game.events import ArbiterAlert, MoveMade
+from relay.domain.game.events import ArbiterAlert, MoveCorrected, MoveMade
 from tests.relay.domain.game.scene import SETTLING, Scene
 
 W, B = chess.WHITE, chess.BLACK
@@ -115,3 +115,85 @@ def test_nothing_legal_after_two_presses_alerts_without_stillness_and_clears():
     scene.press(W, then=SETTLING.settle_seconds)
     assert scene.sans() == ["Nf3", "Nf6"]
     assert [a.alert for a in scene.of(ArbiterAlert)] == ["position-restored"]
+
+
+def after(*sans: str) -> str:
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board.board_fen()
+
+
+def lifted(fen: str, square: str) -> str:
+    board = chess.BaseBoard(fen)
+    board.remove_piece_at(chess.parse_square(square))
+    return board.board_fen()
+
+
+def test_a_press_still_waiting_is_judged_when_the_next_player_presses():
+    """White presses with the pawn in the air and the board shows e4 on its next sweep; Black
+    moves and presses before White's press was judged, the board showing e5 only after that
+    press: each press is judged on what came before the next one, so both moves are in the
+    record before White's next move has even landed."""
+    scene = Scene()
+    scene.press(B)
+    scene.lift("e2")
+    scene.press(W)
+    scene.set_up(after("e4"))
+    scene.set_up(lifted(after("e4"), "e7"))
+    scene.wait(0.05)
+    scene.press(B)  # White's press (0.05 s ago) is judged now: e4
+    assert scene.sans() == ["e4"]
+    scene.set_up(after("e4", "e5"))
+    scene.wait(0.1)
+    scene.lift("g1")  # White's hand, before the board has been still for a settle window
+    scene.wait(SETTLING.press_window())
+    assert scene.sans() == ["e4", "e5"]
+    scene.put("f3", "N")
+    scene.press(W, then=SETTLING.press_window())
+    assert scene.sans() == ["e4", "e5", "Nf3"]
+    assert not any(m.recovered for m in scene.of(MoveMade))
+
+
+def test_a_press_judged_at_the_next_press_leaves_that_press_counted():
+    """White presses before the board has seen the knight land, and Black's sleeve knocks
+    it over at once: White's press is judged on no legal position. The knight is stood up
+    again, Black presses, and White is moving again before Black's press is judged: the two
+    presses account for Nf3 and Nc6, caught up from the position the board showed after
+    Black's press, not from the one it shows now."""
+    scene = Scene("e4", "e5")
+    scene.press(B)
+    scene.lift("g1")
+    scene.press(W)
+    scene.lift("b8")
+    scene.put("c6", "n")
+    scene.wait(SETTLING.press_window())  # White's press judged: nothing legal
+    assert scene.sans() == []
+    scene.put("f3", "N")  # the knight stood up again
+    scene.press(B)
+    scene.lift("f1")
+    scene.put("c4", "B")  # White's next move lands before Black's press is judged
+    scene.press(W)  # Black's press is judged now
+    assert scene.sans() == ["Nf3", "Nc6"]
+    scene.wait(SETTLING.press_window())
+    assert scene.sans() == ["Nf3", "Nc6", "Bc4"]
+
+
+def test_a_pressed_move_knocked_onto_a_legal_square_is_corrected_at_the_reply():
+    """White's knight stands on f3 at White's press; Black's sleeve knocks it onto h3 (where
+    it could have gone) before the press is judged, so Nh3 is decided. Black stands it up on
+    f3 again, plays Nc6 and presses: nothing else explains the board, so Black's press
+    corrects White's move and adds the reply."""
+    scene = Scene("e4", "e5")
+    scene.press(B)
+    scene.move("g1", "f3")
+    scene.press(W)
+    scene.set_up(after("e4", "e5", "Nh3"))  # knocked, as the board's next sweep shows it
+    scene.wait(SETTLING.press_window())
+    assert scene.sans() == ["Nh3"]
+    scene.set_up(after("e4", "e5", "Nf3"))  # stood up again
+    scene.move("b8", "c6")
+    scene.press(B, then=SETTLING.press_window())
+    [corrected] = scene.of(MoveCorrected)
+    assert (corrected.replaced, corrected.san) == ("g1h3", "Nf3")
+    assert [m.uci() for m in scene.tracker.board.move_stack] == ["e2e4", "e7e5", "g1f3", "b8c6"]
