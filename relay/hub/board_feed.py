@@ -207,6 +207,8 @@ class BoardFeed:
         lever_moved = previous is not None and reading.lever != previous.lever
         if previous is not None and lever_moved:
             self._ran = None
+            # The game as decided before this press: a press still waiting is judged first.
+            events += tracker.judge_waiting_press(now, wall)
             events += self._press(_pressed_side(previous.lever), wall)
         elif reading.running and not self._hub_set and not self.orientation.decided:
             events += self._start(reading, wall)
@@ -240,7 +242,9 @@ class BoardFeed:
         tracker = self._tracker
         if tracker.finished:
             return []
-        press = press_of(tracker.board, self._shown_as_played())
+        press = press_of(
+            tracker.board, self._shown_as_played(), handed_over=tracker.last_move_pressed
+        )
         if press is None:
             return []
         return self._decided(self.orientation.consider(pressed(side, press)), wall)

@@ -13,7 +13,9 @@ Evidence comes from one observation at a time; the caller knows the game and the
 * a **press** (strong): the player of colour C pressed the lever on side X, so C sits on X.
   Who pressed is read from the game and what the board showed (:func:`press_of`): before
   the first move, Black starting White's clock; the player to move when the board shows
-  their move; the last mover when it shows the game as decided. Put the other way: after a
+  their move; the last mover when it shows the game as decided and they have not pressed
+  since their move was decided (at lightning pace the next player's press often comes
+  before the board's sweep shows their move). Put the other way: after a
   move by C is pressed, the side whose lever is up, the running side, belongs to not-C.
 * a **start** (weak): the clock runs with side X's lever up before the first move, and the
   hub never set it: someone started White's clock by hand (Black's press, the arbiter's
@@ -108,20 +110,26 @@ class Press:
     ply: int
 
 
-def press_of(board: chess.Board, shown: Placement | None) -> Press | None:
+def press_of(
+    board: chess.Board, shown: Placement | None, *, handed_over: bool = False
+) -> Press | None:
     """Who pressed the clock, from the game as decided (``board``, from its start) and what
     the board showed at the press (in White's view); None when that does not tell.
 
     The board showing the game as decided: the last mover completing their move, or before
-    the first move, Black starting White's clock. The board showing one legal move more:
-    the player to move completing it. Anything else (pieces in the air, a position nothing
-    explains) tells nothing.
+    the first move, Black starting White's clock; unless the last mover has pressed already
+    (``handed_over``): then it is the next player, pressing before the board's sweep showed
+    their move (lightning play), or a second press, and it tells nothing. The board showing
+    one legal move more: the player to move completing it. Anything else (pieces in the
+    air, a position nothing explains) tells nothing.
     """
     if shown is None:
         return None
     ply = len(board.move_stack)
     if shown == Placement.of_board(board):
-        return Press(not board.turn, ply) if ply else Press(chess.BLACK, 0)
+        if not ply:
+            return Press(chess.BLACK, 0)
+        return None if handed_over else Press(not board.turn, ply)
     if find_move(board, shown) is not None:
         return Press(board.turn, ply + 1)
     return None

@@ -155,6 +155,12 @@ class PositionTracker:
         return len(self.board.move_stack)
 
     @property
+    def last_move_pressed(self) -> bool:
+        """Whether the last move's mover has pressed the clock since it was decided (or the
+        press decided it)."""
+        return bool(self.board.move_stack) and self._confirmed
+
+    @property
     def illegal_moves(self) -> dict[chess.Color, int]:
         return dict(self._illegal_counts)
 
@@ -238,13 +244,7 @@ class PositionTracker:
         """A clock reading: a changed lever is a press; a new flag is a flag fall."""
         previous = self._clock
         pressed = previous is not None and view.to_move != previous.to_move
-        events: list[GameEvent] = []
-        if pressed and self._clock_presses.press is not None:
-            # A press still waiting to be judged: the board has shown all it will show of
-            # that move by the next press, so it is judged now, on what came before this
-            # one and by the clock as it stood, before this press is counted.
-            self._now = now
-            events += self._judge_press(wall_time)
+        events = self.judge_waiting_press(now, wall_time) if pressed else []
         self._clock = view
         self._clock_presses.read(now, self._silence())
         if pressed:
@@ -258,6 +258,19 @@ class PositionTracker:
         if fallen and not self.finished:
             events += self._flags(fallen, wall_time)
         return events
+
+    def judge_waiting_press(self, now: float, wall_time: float) -> list[GameEvent]:
+        """The lever is about to change: a press still waiting to be judged is judged now.
+
+        The board has shown all it will show of that move by the next press, so it is
+        judged on what came before, by the clock as it stood, before the next press is
+        counted (:meth:`clock` does this itself; a caller that reads evidence from the game
+        at a press calls it first, so that the game it reads is up to date).
+        """
+        if self._clock_presses.press is None:
+            return []
+        self._now = now
+        return self._judge_press(wall_time)
 
     def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
         """Placements the board logged while the link was down, oldest first.

@@ -347,3 +347,26 @@ async def test_a_running_clock_says_nothing_once_the_hub_set_it_or_the_game_bega
     for table in (hub, later, stopped):
         assert table.got.sides() == []
         assert not table.feed.orientation.decided
+
+
+@pytest.mark.anyio
+async def test_lightning_presses_before_the_boards_sweep_never_turn_the_sides():
+    # White on the left, decided from White's first press. Then each player presses before
+    # the board's next sweep shows their move, and the next press comes before the last
+    # one was judged: the game is brought up to date before each press is read, and a press
+    # on a board showing the game as decided, its last mover having pressed already, says
+    # nothing about the sides (it is the next player's).
+    table = Table()
+    table.clock(60, 60, LEFT_UP)  # started by hand with the left side running
+    table.play("e4")
+    table.clock(59, 60, RIGHT_UP)
+    table.play("e5")
+    table.clock(59, 59, LEFT_UP)
+    await table.got.move(2)
+    for san, lever in (("Nf3", RIGHT_UP), ("Nc6", LEFT_UP), ("Bb5", RIGHT_UP), ("a6", LEFT_UP)):
+        table.clock(58, 58, lever)
+        table.play(san)
+    table.clock(57, 58, RIGHT_UP)  # White's next press judges a6
+    await table.got.move(6)
+    assert [m.san for m in table.got.moves()] == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    assert {side.white_on for side in table.got.sides()} == {"left"}

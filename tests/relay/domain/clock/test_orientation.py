@@ -58,6 +58,14 @@ def test_the_board_showing_the_game_as_decided_is_the_last_mover_pressing():
     assert press_of(after("e4", "c5"), shown("e4", "c5")) == Press(chess.BLACK, 2)
 
 
+def test_the_game_as_decided_after_the_last_mover_pressed_tells_nothing():
+    # At lightning pace the reply's press often comes before the board's sweep shows the
+    # reply: the board still shows e4, whose mover pressed already. It was Black pressing.
+    assert press_of(after("e4"), shown("e4"), handed_over=True) is None
+    assert press_of(after("e4"), shown("e4", "c5"), handed_over=True) == Press(chess.BLACK, 2)
+    assert press_of(chess.Board(), shown(), handed_over=True) == Press(chess.BLACK, 0)
+
+
 def test_a_board_that_explains_nothing_tells_nothing():
     in_the_air = Placement.of_board(chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"))
     assert press_of(chess.Board(), in_the_air) is None
