@@ -209,7 +209,7 @@ class BoardFeed:
             self._ran = None
             # The game as decided before this press: a press still waiting is judged first.
             events += tracker.judge_waiting_press(now, wall)
-            events += self._press(_pressed_side(previous.lever), wall)
+            events += self._press(_pressed_side(previous.lever), previous.running, wall)
         elif reading.running and not self._hub_set and not self.orientation.decided:
             events += self._start(reading, wall)
         if self._view is None:
@@ -237,14 +237,14 @@ class BoardFeed:
             view = replace(view, to_move=lever.to_move)
         return view
 
-    def _press(self, side: Side, wall: float) -> list[GameEvent]:
-        """Someone pressed ``side`` of the clock: evidence, if the game tells who."""
+    def _press(self, side: Side, was_running: bool, wall: float) -> list[GameEvent]:
+        """Someone pressed ``side`` of the clock (``was_running``: it ran before): evidence,
+        if the game tells who."""
         tracker = self._tracker
         if tracker.finished:
             return []
-        press = press_of(
-            tracker.board, self._shown_as_played(), handed_over=tracker.last_move_pressed
-        )
+        handed_over = tracker.last_move_pressed if tracker.ply else was_running
+        press = press_of(tracker.board, self._shown_as_played(), handed_over=handed_over)
         if press is None:
             return []
         return self._decided(self.orientation.consider(pressed(side, press)), wall)

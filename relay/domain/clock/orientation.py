@@ -14,8 +14,9 @@ Evidence comes from one observation at a time; the caller knows the game and the
   Who pressed is read from the game and what the board showed (:func:`press_of`): before
   the first move, Black starting White's clock; the player to move when the board shows
   their move; the last mover when it shows the game as decided and they have not pressed
-  since their move was decided (at lightning pace the next player's press often comes
-  before the board's sweep shows their move). Put the other way: after a
+  since their move was decided, or before the first move a clock not yet running (at
+  lightning pace the next player's press often comes before the board's sweep shows their
+  move). Put the other way: after a
   move by C is pressed, the side whose lever is up, the running side, belongs to not-C.
 * a **start** (weak): the clock runs with side X's lever up before the first move, and the
   hub never set it: someone started White's clock by hand (Black's press, the arbiter's
@@ -117,19 +118,20 @@ def press_of(
     the board showed at the press (in White's view); None when that does not tell.
 
     The board showing the game as decided: the last mover completing their move, or before
-    the first move, Black starting White's clock; unless the last mover has pressed already
-    (``handed_over``): then it is the next player, pressing before the board's sweep showed
-    their move (lightning play), or a second press, and it tells nothing. The board showing
-    one legal move more: the player to move completing it. Anything else (pieces in the
-    air, a position nothing explains) tells nothing.
+    the first move, Black starting White's clock; unless that was done already
+    (``handed_over``: the last mover has pressed since their move was decided, or before
+    the first move, the clock was running): then it is the next player pressing before the
+    board's sweep showed their move (lightning play), or a second press, and it tells
+    nothing. The board showing one legal move more: the player to move completing it.
+    Anything else (pieces in the air, a position nothing explains) tells nothing.
     """
     if shown is None:
         return None
     ply = len(board.move_stack)
     if shown == Placement.of_board(board):
-        if not ply:
-            return Press(chess.BLACK, 0)
-        return None if handed_over else Press(not board.turn, ply)
+        if handed_over:
+            return None
+        return Press(not board.turn, ply) if ply else Press(chess.BLACK, 0)
     if find_move(board, shown) is not None:
         return Press(board.turn, ply + 1)
     return None

@@ -370,3 +370,20 @@ async def test_lightning_presses_before_the_boards_sweep_never_turn_the_sides():
     await table.got.move(6)
     assert [m.san for m in table.got.moves()] == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
     assert {side.white_on for side in table.got.sides()} == {"left"}
+
+
+@pytest.mark.anyio
+async def test_whites_first_press_before_the_board_shows_the_move_is_not_black_starting_the_clock():
+    # White on the right: Black started White's clock by hand, the right side running. At
+    # lightning pace White moves and presses before the board's next sweep shows e4: the
+    # board still shows the start, but the clock was running, so this press is not Black
+    # starting it and says nothing (read as Black's, it would put White on the left).
+    table = Table()
+    table.clock(60, 60, RIGHT_UP)  # running, the right lever up: started for White
+    table.clock(60, 59, LEFT_UP)  # White's press on the right, e4 not yet swept
+    table.play("e4")
+    table.play("c5")
+    table.clock(59, 59, RIGHT_UP)  # Black's press on the left
+    await table.got.move(2)
+    assert {side.white_on for side in table.got.sides()} == {"right"}
+    assert [m.san for m in table.got.moves()] == ["e4", "c5"]
