@@ -3,29 +3,21 @@
 // Printable. It is what the public sees: no token goes along, verified results count.
 // An ES module, no build. Licence: GPL-3.0-or-later, like the rest of chess-relay.
 
-import { Follow, api, el, param, playerName, stamp } from "/static/relay.js";
+import { Follow, api } from "/static/relay.js";
+import { param, reopenWith } from "/static/address.js";
+import { $, columnHeads, el, option, stamp } from "/static/dom.js";
+import { playerKey, playerName } from "/static/players.js";
+import { SCORES, points, shownResult } from "/static/scores.js";
 
 // The newest round's stream says when something changed; this is only the fallback.
 const REFRESH_MS = 30000;
 const SETTLE_MS = 700;
 // Events that change what the bulletin shows.
 const CHANGES = new Set(["result", "verified", "end", "arbiter-correction", "new-game"]);
-const SCORES = { "1-0": [1, 0], "0-1": [0, 1], "1/2-1/2": [0.5, 0.5] };
-const SHOWN_RESULT = { "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½" };
 
-const $ = (id) => document.getElementById(id);
 const get = (path) => api(path, { auth: false });
 
 const state = { tournament: null, follow: null, followed: null, loading: false, again: false, timer: null };
-
-// 1.5 as "1½", 0.5 as "½".
-export function points(value) {
-  if (value === null || value === undefined) return "";
-  const whole = Math.floor(value);
-  const half = value - whole >= 0.5;
-  if (!half) return String(whole);
-  return whole ? `${whole}½` : "½";
-}
 
 function number(value) {
   if (typeof value !== "number") return value === null || value === undefined ? "" : String(value);
@@ -38,14 +30,7 @@ function cell(tag, text, cls) {
 
 function headRow(table, headers) {
   const head = el("thead");
-  const row = el("tr");
-  for (const [text, cls, title] of headers) {
-    const th = el("th", cls, text);
-    th.scope = "col";
-    if (title) th.title = title;
-    row.append(th);
-  }
-  head.append(row);
+  head.append(columnHeads(headers));
   table.replaceChildren(head);
   return table.appendChild(el("tbody"));
 }
@@ -56,17 +41,15 @@ function headRow(table, headers) {
 // list by everything the summary shows. Where two players look alike, the first one not yet
 // paired in that round is taken (each player plays once per round).
 function playerFinder(players) {
-  const key = (p) => JSON.stringify([p.name, p.title ?? null, p.rating ?? null, p.fide_id ?? null,
-    p.federation ?? null, p.team ?? null]);
   const alike = new Map();
   for (const player of [...players].sort((a, b) => a.start_number - b.start_number)) {
-    const k = key(player);
+    const k = playerKey(player);
     if (!alike.has(k)) alike.set(k, []);
     alike.get(k).push(player);
   }
   return (shown, used) => {
     if (shown.start_number) return shown.start_number;
-    const candidates = alike.get(key(shown)) || [];
+    const candidates = alike.get(playerKey(shown)) || [];
     const found = candidates.find((p) => !used.has(p.start_number)) || candidates[0];
     if (!found) return null;
     used.add(found.start_number);
@@ -92,8 +75,8 @@ function pairRounds(rounds, gamesByRound, players) {
 
 function resultCell(game) {
   const td = el("td", "result");
-  if (game.result in SHOWN_RESULT) {
-    td.append(el("span", "score", SHOWN_RESULT[game.result]));
+  if (game.result in SCORES) {
+    td.append(el("span", "score", shownResult(game.result)));
     if (!game.verified) {
       td.classList.add("provisional");
       td.append(el("span", "flag-note", "provisional"));
@@ -322,12 +305,7 @@ async function chooseTournament() {
   const asked = Number(param("tournament"));
   const chosen = tournaments.find((t) => t.id === asked) || tournaments[tournaments.length - 1];
   const select = $("tournament-select");
-  select.replaceChildren(...tournaments.map((t) => {
-    const option = el("option", null, t.name);
-    option.value = String(t.id);
-    option.selected = t.id === chosen.id;
-    return option;
-  }));
+  select.replaceChildren(...tournaments.map((t) => option(t.id, t.name, t.id === chosen.id)));
   $("tournament-choice").hidden = tournaments.length < 2;
   if (param("tournament") && chosen.id !== asked) problem(`There is no tournament ${param("tournament")}; showing the newest.`);
   return chosen;
@@ -398,9 +376,7 @@ function follow(round) {
 function main() {
   $("print").addEventListener("click", () => window.print());
   $("tournament-select").addEventListener("change", (event) => {
-    const query = new URLSearchParams(location.search);
-    query.set("tournament", event.target.value);
-    location.search = query.toString();
+    reopenWith("tournament", event.target.value);
   });
   load();
   setInterval(load, REFRESH_MS);

@@ -2,9 +2,11 @@
 // LiveGame (the game kept current from its stream) is also what the demonstration board uses.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
 import {
-  api, applyEvent, clockNow, clockText, drawBoard, el, Follow, material, moveLabel, param,
-  playerName, replay, START_FEN,
+  api, applyEvent, drawBoard, Follow, material, moveLabel, replay, showClocks, START_FEN,
 } from "/static/relay.js";
+import { param } from "/static/address.js";
+import { el, liveStatus } from "/static/dom.js";
+import { playerDetails, playerName } from "/static/players.js";
 
 const REFETCH_GAP_MS = 1500;
 const TICK_MS = 250;
@@ -116,19 +118,6 @@ export class LiveGame {
   }
 }
 
-// Both clocks from a summary: text, running side, fallen flag.
-export function showClocks(game, nodes, now = Date.now() / 1000) {
-  const clock = game.clock;
-  const times = clockNow(clock, now);
-  for (const colour of ["white", "black"]) {
-    const node = nodes[colour];
-    const text = clock && times[colour] !== null ? clockText(times[colour]) : "–";
-    if (node.textContent !== text) node.textContent = text;
-    node.classList.toggle("running", !!clock && times.running === colour);
-    node.classList.toggle("flag", !!clock && !!clock.flag && clock.flag.player === colour);
-  }
-}
-
 export function materialText(placement) {
   const { white, black, balance } = material(placement);
   const lead = balance === 0 ? "level" : `${balance > 0 ? "White" : "Black"} +${Math.abs(balance)}`;
@@ -144,11 +133,6 @@ export function resultText(game) {
   const how = game.termination ? `, ${game.termination}` : "";
   const checked = game.verified ? "verified by the arbiter" : "not yet verified";
   return `Result ${game.result}${how} (${checked})`;
-}
-
-export function playerDetails(player) {
-  if (!player) return "";
-  return [player.rating, player.federation].filter(Boolean).join(" · ");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -261,12 +245,6 @@ function startPage() {
     if (kind === "end" || kind === "result") announce.textContent = resultText(live.game);
   }
 
-  function setStatus(on) {
-    const status = document.getElementById("status");
-    status.textContent = on ? "live" : "reconnecting";
-    status.classList.toggle("live", on);
-  }
-
   list.addEventListener("click", (event) => {
     const button = event.target.closest("button.move");
     if (button) show(Number(button.dataset.ply));
@@ -298,7 +276,7 @@ function startPage() {
   }
   document.getElementById("pgn-link").href = `/api/games/${id}.pgn`;
   document.getElementById("projector-link").href = `/projector?game=${id}`;
-  live = new LiveGame(id, { onChange, onStatus: setStatus });
+  live = new LiveGame(id, { onChange, onStatus: liveStatus() });
   live.start().then(() => {
     const game = live.game;
     const title = `Board ${game.board}: ${playerName(game.white)} – ${playerName(game.black)}`;

@@ -3,10 +3,13 @@
 // same way (the public counts verified results only). Kept current from the newest round's
 // stream: a result or a verification there brings the standings again.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
-import { api, applyEvent, el, Follow, param, playerName, stamp, token } from "/static/relay.js";
+import { api, applyEvent, Follow } from "/static/relay.js";
+import { param } from "/static/address.js";
+import { el, liveStatus, stamp } from "/static/dom.js";
+import { playerDetails, playerKey, playerName } from "/static/players.js";
+import { SCORES, points } from "/static/scores.js";
+import { token } from "/static/token.js";
 
-// Points for White and Black by result, as the standings count them.
-const SCORES = { "1-0": [1, 0], "0-1": [0, 1], "1/2-1/2": [0.5, 0.5] };
 const PODIUM = 3;
 const CHART_PLAYERS = 6;
 const REFRESH_WAIT_MS = 1500;
@@ -23,19 +26,6 @@ const roundGames = new Map(); // round id -> board summaries
 let rows = []; // the standings
 let refreshTimer = null;
 let snapshotSeen = false;
-
-// Players are matched by start number where the summaries carry it, else by what both the
-// standings and the summaries show of them.
-function playerKey(p) {
-  return JSON.stringify([p.name, p.title, p.rating, p.fide_id, p.federation, p.team]);
-}
-
-function points(value) {
-  const whole = Math.floor(value);
-  const half = value - whole >= 0.5;
-  if (!half) return String(whole);
-  return whole ? `${whole}½` : "½";
-}
 
 // The standings count verified results for the public; an operator or arbiter's tab also
 // sees the provisional ones.
@@ -56,6 +46,8 @@ function whoPlayed(group, score, playedNow, used) {
 }
 
 // Each player's total after each round (index 0: before the first), by start number.
+// Players are matched by start number where the summaries carry it, else by what both the
+// standings and the summaries show of them (playerKey).
 function scoreLines() {
   const groups = new Map();
   const byNumber = new Map(rows.map((row) => [row.start_number, row]));
@@ -121,7 +113,7 @@ function drawPodium(places) {
     const item = el("li", "leader");
     item.append(el("span", "place", places[i]), el("span", "who", playerName(row)),
       el("span", "score", points(total(row))));
-    const rating = [row.rating, row.federation].filter(Boolean).join(" · ");
+    const rating = playerDetails(row);
     if (rating) item.append(el("span", "details", rating));
     return item;
   }));
@@ -274,12 +266,6 @@ function receive(message, newest) {
   if (["end", "result", "verified", "arbiter-correction", "takeback"].includes(message.kind)) refreshSoon();
 }
 
-function setStatus(live) {
-  const status = document.getElementById("status");
-  status.textContent = live ? "live" : "reconnecting";
-  status.classList.toggle("live", live);
-}
-
 async function start() {
   const tournaments = await api("/api/tournaments");
   const wanted = Number(param("tournament"));
@@ -305,7 +291,7 @@ async function start() {
   await loadRounds(rounds.slice(0, -1).map((round) => round.id));
   draw();
   if (!newest) return;
-  new Follow(`/api/rounds/${newest.id}/stream`, (message) => receive(message, newest), setStatus);
+  new Follow(`/api/rounds/${newest.id}/stream`, (message) => receive(message, newest), liveStatus());
   setTimeout(() => {
     if (!snapshotSeen) loadRounds([newest.id]).then(draw).catch(() => {});
   }, SNAPSHOT_WAIT_MS);

@@ -2,10 +2,11 @@
 // from the back of the hall. ?game=ID, or ?round=ID&board=N (the newest round, board 1 by
 // default): the board's game at the time the page opens.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
-import { api, drawBoard, el, param, playerName } from "/static/relay.js";
-import {
-  LiveGame, materialText, playerDetails, resultText, showClocks, spokenMove,
-} from "/static/game.js";
+import { api, drawBoard, showClocks } from "/static/relay.js";
+import { param } from "/static/address.js";
+import { el, liveStatus } from "/static/dom.js";
+import { LiveGame, materialText, resultText, spokenMove } from "/static/game.js";
+import { playerDetails, playerName } from "/static/players.js";
 
 const LAST_FULL_MOVES = 6;
 const TICK_MS = 200;
@@ -75,14 +76,8 @@ async function start() {
     showClocks(game, clocks);
   }
 
-  function setStatus(on) {
-    const status = document.getElementById("status");
-    status.textContent = on ? "live" : "reconnecting";
-    status.classList.toggle("live", on);
-  }
-
   const id = await chosenGame();
-  live = new LiveGame(id, { onChange: draw, onStatus: setStatus });
+  live = new LiveGame(id, { onChange: draw, onStatus: liveStatus() });
   await live.start();
   const game = live.game;
   const round = await api(`/api/rounds/${game.round_id}`);

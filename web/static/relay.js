@@ -1,33 +1,15 @@
-// What every page shares: the API, the live streams, boards, clocks. An ES module, no build.
+// What every page shares: the API, the live streams, boards, clocks, a game's events.
+// (The page's elements, its address, the token, players and scores: dom.js, address.js,
+// token.js, players.js, scores.js.) An ES module, no build.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
+
+import { el } from "/static/dom.js";
+import { token } from "/static/token.js";
 
 export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const GLYPHS = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
 const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 const FILES = "abcdefgh";
-
-export function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined && text !== null) node.textContent = text;
-  return node;
-}
-
-export function param(name) {
-  return new URLSearchParams(location.search).get(name);
-}
-
-// The arbiter's or operator's token: from ?token= (kept for the tab), else the tab's own.
-export function token() {
-  const given = param("token");
-  if (given) sessionStorage.setItem("relay-token", given);
-  return sessionStorage.getItem("relay-token");
-}
-
-export function setToken(value) {
-  if (value) sessionStorage.setItem("relay-token", value);
-  else sessionStorage.removeItem("relay-token");
-}
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -249,6 +231,20 @@ export function clockNow(clock, now = Date.now() / 1000) {
   return { white, black, running: clock.running };
 }
 
+// Both clocks of a summary into `nodes` ({ white, black }): the time, the running side, a
+// fallen flag; `empty` for a game without a clock.
+export function showClocks(game, nodes, now = Date.now() / 1000, empty = "–") {
+  const clock = game.clock;
+  const times = clockNow(clock, now);
+  for (const colour of ["white", "black"]) {
+    const node = nodes[colour];
+    const text = clock && times[colour] !== null ? clockText(times[colour]) : empty;
+    if (node.textContent !== text) node.textContent = text;
+    node.classList.toggle("running", !!clock && times.running === colour);
+    node.classList.toggle("flag", !!clock && !!clock.flag && clock.flag.player === colour);
+  }
+}
+
 // Keep a summary current from a stream event; true when the summary changed. Moves carry
 // the mover's clock reading; other clock events need a fresh summary (`stale` is set).
 export function applyEvent(game, message) {
@@ -324,14 +320,4 @@ export function applyEvent(game, message) {
 export function moveLabel(ply, san) {
   const number = Math.floor((ply + 1) / 2);
   return ply % 2 === 1 ? `${number}. ${san}` : `${number}... ${san}`;
-}
-
-export function playerName(player) {
-  if (!player) return "?";
-  return player.title ? `${player.title} ${player.name}` : player.name;
-}
-
-export function stamp(element) {
-  element.textContent = `Last updated ${new Date().toLocaleTimeString()}`;
-  element.dataset.updated = String(Date.now());
 }

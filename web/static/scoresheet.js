@@ -6,9 +6,12 @@
 // An ES module, no build. Licence: GPL-3.0-or-later, like the rest of chess-relay.
 
 import {
-  ApiError, Follow, api, applyEvent, clockNow, clockText, drawBoard, el, moveLabel,
-  param, playerName, replay, token,
+  ApiError, Follow, api, applyEvent, clockNow, clockText, drawBoard, moveLabel, replay,
 } from "/static/relay.js";
+import { addressWith, param } from "/static/address.js";
+import { $, actionButton, el, liveStatus } from "/static/dom.js";
+import { playerName } from "/static/players.js";
+import { dropTokenFromAddress, token } from "/static/token.js";
 
 const COLOURS = ["white", "black"];
 const NAME = { white: "White", black: "Black" };
@@ -24,8 +27,6 @@ const COPIES = [
 const ROWS_PER_COLUMN = 30;
 const PRINTED_ROWS = 60;
 const TICK_MS = 100;
-
-const $ = (id) => document.getElementById(id);
 
 const state = {
   id: null,
@@ -468,8 +469,7 @@ function drawButtons(player, offer, usable) {
   if (offer === player) actions = [["withdraw", "Withdraw the offer"]];
   else if (offer) actions = [["accept", "Accept the draw"], ["decline", "Decline"]];
   for (const [action, label] of actions) {
-    const button = el("button", `draw-${action}`, label);
-    button.type = "button";
+    const button = actionButton(`draw-${action}`, label);
     button.dataset.player = player;
     button.dataset.action = action;
     button.disabled = !usable;
@@ -515,8 +515,7 @@ function renderMoves(section, game, shown) {
         const cell = el("td", ply % 2 === 1 ? "w" : "b");
         const move = game.moves[ply - 1];
         if (move) {
-          const button = el("button", "mv", move.san);
-          button.type = "button";
+          const button = actionButton("mv", move.san);
           button.dataset.ply = String(ply);
           button.setAttribute("aria-label", moveLabel(ply, move.san));
           if (ply === game.moves.length) button.classList.add("last");
@@ -751,27 +750,17 @@ function problem(text) {
   $("problem").hidden = !text;
 }
 
-function here(changes) {
-  const query = new URLSearchParams(location.search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === null) query.delete(name);
-    else query.set(name, value);
-  }
-  const suffix = query.toString();
-  return `${location.pathname}${suffix ? `?${suffix}` : ""}`;
-}
-
 async function start() {
   token(); // keeps ?token= for the tab; the address need not show it on a public device
-  if (param("token")) history.replaceState(null, "", here({ token: null }));
+  if (param("token")) dropTokenFromAddress();
   for (const section of sides()) buildSide(section);
   $("layout").addEventListener("click", () => {
     state.layout = state.layout === "both" ? "normal" : "both";
-    history.replaceState(null, "", here({ layout: state.layout === "normal" ? "normal" : null }));
+    history.replaceState(null, "", addressWith({ layout: state.layout === "normal" ? "normal" : null }));
     render();
   });
-  $("print-link").href = here({ print: "1" });
-  $("live-link").href = here({ print: null });
+  $("print-link").href = addressWith({ print: "1" });
+  $("live-link").href = addressWith({ print: null });
   $("print-now").addEventListener("click", () => window.print());
   document.body.classList.toggle("print-mode", state.print);
   try {
@@ -781,16 +770,13 @@ async function start() {
     $("title").textContent = "No game";
     return;
   }
-  $("print-link").href = here({ print: "1" });
-  $("live-link").href = here({ print: null });
+  $("print-link").href = addressWith({ print: "1" });
+  $("live-link").href = addressWith({ print: null });
   await refresh();
   if (state.game) loadEvent();
   // From version 0: the replay fills the log (illegal moves per player); what the snapshot
   // already has is skipped, and a reconnection resumes where it stopped.
-  new Follow(`/api/games/${state.id}/stream`, onMessage, (live) => {
-    $("status").textContent = live ? "live" : "offline";
-    $("status").classList.toggle("live", live);
-  });
+  new Follow(`/api/games/${state.id}/stream`, onMessage, liveStatus("offline"));
   setInterval(tick, TICK_MS);
 }
 

@@ -4,8 +4,11 @@
 // snapshot also lists all the round's board numbers, from which the page links are drawn.
 // Licence: GPL-3.0-or-later, like the rest of chess-relay.
 import {
-  api, applyEvent, clockNow, clockText, drawBoard, el, Follow, moveLabel, param, playerName,
+  api, applyEvent, drawBoard, Follow, moveLabel, showClocks,
 } from "/static/relay.js";
+import { param } from "/static/address.js";
+import { el, liveStatus, option } from "/static/dom.js";
+import { playerName } from "/static/players.js";
 
 const PAGE_SIZE = 24;
 // A stale summary (a clock event, an arbiter's correction) is fetched again, but no sooner
@@ -49,7 +52,7 @@ function followPage() {
   following = range;
   document.getElementById("boards").setAttribute("aria-busy", "true");
   const path = `/api/rounds/${round.id}/stream`;
-  follow = new Follow(path, receive, setStatus, { query: { boards: range } });
+  follow = new Follow(path, receive, liveStatus(), { query: { boards: range } });
 }
 
 // One card: board number and result, both players with their clocks, the board, the last move.
@@ -80,8 +83,7 @@ function card(game) {
     root, board, boardLink,
     result: title.querySelector(".result"),
     white: white, black: black,
-    whiteClock: white.querySelector(".clock"),
-    blackClock: black.querySelector(".clock"),
+    clocks: { white: white.querySelector(".clock"), black: black.querySelector(".clock") },
     last: meta.querySelector(".last-move"),
     state: meta.querySelector(".state"),
   };
@@ -123,16 +125,9 @@ function update(game) {
   tickCard(game, parts);
 }
 
+// Both clocks of a card; none shown for a game without a clock.
 function tickCard(game, parts, now = Date.now() / 1000) {
-  const clock = game.clock;
-  const times = clockNow(clock, now);
-  for (const colour of ["white", "black"]) {
-    const node = colour === "white" ? parts.whiteClock : parts.blackClock;
-    const text = clock && times[colour] !== null ? clockText(times[colour]) : "";
-    if (node.textContent !== text) node.textContent = text;
-    node.classList.toggle("running", !!clock && times.running === colour);
-    node.classList.toggle("flag", !!clock && !!clock.flag && clock.flag.player === colour);
-  }
+  showClocks(game, parts.clocks, now, "");
 }
 
 function tick() {
@@ -257,12 +252,6 @@ function receive(message) {
   update(game);
 }
 
-function setStatus(live) {
-  const status = document.getElementById("status");
-  status.textContent = live ? "live" : "reconnecting";
-  status.classList.toggle("live", live);
-}
-
 function roundName(item, tournaments) {
   const many = new Set(tournaments.map((t) => t.id)).size > 1;
   const tournament = tournaments.find((t) => t.id === item.tournament_id);
@@ -272,10 +261,7 @@ function roundName(item, tournaments) {
 function chooser(rounds, tournaments) {
   const select = document.getElementById("round-choice");
   for (const item of rounds) {
-    const option = el("option", null, roundName(item, tournaments));
-    option.value = item.id;
-    option.selected = item.id === round.id;
-    select.append(option);
+    select.append(option(item.id, roundName(item, tournaments), item.id === round.id));
   }
   select.closest("p").hidden = rounds.length < 2;
   select.addEventListener("change", () => {
