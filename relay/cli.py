@@ -19,6 +19,7 @@ from relay.api.server import ServeError, listen_socket, make_server, url_of
 from relay.bus.redis_bus import BusError, close_bus, open_bus
 from relay.config import Settings, SettingsError
 from relay.demo.run import Demo, DemoError, DemoOptions
+from relay.domain.errors import RelayError
 from relay.domain.formats.event_file import EventFileError, EventSetup, parse_event_file
 from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
@@ -33,7 +34,7 @@ from relay.store.tournaments import ConflictError, list_games, list_rounds
 log = logging.getLogger("relay")
 
 
-class CommandError(RuntimeError):
+class CommandError(RuntimeError, RelayError):
     """A command that cannot go on; the message is for the user."""
 
 
@@ -135,7 +136,8 @@ def read_event_file(path: Path) -> EventSetup:
     try:
         return parse_event_file(text)
     except EventFileError as error:
-        raise CommandError(f"{path}: {error}") from None
+        # One line for each problem of the file, each naming it, as compilers do.
+        raise CommandError("\n".join(f"{path}: {problem}" for problem in error.problems)) from None
 
 
 async def _serve(settings: Settings, setup: EventSetup | None) -> None:

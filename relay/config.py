@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from relay.domain.errors import InvalidInputError
 from relay.domain.game.settling import DEFAULT_SETTLE_SECONDS, Settling
 
 
@@ -56,7 +57,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
 }
 
 
-class SettingsError(ValueError):
+class SettingsError(ValueError, InvalidInputError):
     """A setting with a value that cannot be used."""
 
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, HTTPException
 from sqlmodel import Session
 
 from relay.api.deps import AdminDep, HubDep
+from relay.api.refusals import unreadable
 from relay.domain.formats.event_file import EventFileError, parse_event_file
 from relay.store.access import audit
 from relay.store.setup import LoadReport, load_event
@@ -49,7 +50,7 @@ async def load(
     try:
         setup = parse_event_file(text)
     except EventFileError as error:
-        raise HTTPException(422, f"event file: {error}") from None
+        raise unreadable(error, "event file") from None
 
     def work(session: Session) -> LoadReport:
         report = load_event(session, setup)

@@ -25,6 +25,7 @@ from relay.api import (
     team_standings,
 )
 from relay.api.rate_limit import RateLimit
+from relay.api.refusals import HTTPInputError, listed_errors
 from relay.api.rooms import Rooms
 from relay.api.socket_fanout import SocketFanout
 from relay.bus.memory import MemoryBus
@@ -99,6 +100,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         imports,
     ):
         app.include_router(module.router)
+    app.add_exception_handler(HTTPInputError, listed_errors)
     app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
     serve_page = _page_server(settings.banner)
 

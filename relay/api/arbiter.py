@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Request
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
-from relay.api.refusals import refusals
+from relay.api.refusals import refusals, unreadable
 from relay.api.rooms import Rooms
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
@@ -138,7 +138,7 @@ async def import_pgn(
     try:
         games = parse_pgn_games(text)
     except PgnImportError as error:
-        raise HTTPException(422, str(error)) from None
+        raise unreadable(error) from None
     with refusals(f"round {round_id}", ArbiterActionError):
         report = await hub.desk.import_pgn(round_id=round_id, games=games, who=who, reason=reason)
     return {"created": report.created, "corrected": report.corrected, "unchanged": report.unchanged}

@@ -13,7 +13,6 @@ from relay.api.deps import HubDep, OperatorDep
 from relay.api.refusals import refusals
 from relay.domain.clock.orientation import ClockSide
 from relay.domain.game.draw_offers import DrawOfferError
-from relay.hub.hub import BoardInUseError, BoardUnavailableError, NoBoardAssignedError
 from relay.store.tournaments import ConflictError, NotFoundError
 
 router = APIRouter(prefix="/api", tags=["boards"])
@@ -58,14 +57,9 @@ async def clock_side(
 @router.post("/games/{game_id}/attach")
 async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
     """Start following the game's assigned board."""
-    try:
+    # No board assigned, or the board in use: 409; its port cannot be opened: 503.
+    with refusals(f"game {game_id}"):
         await hub.attach_game(game_id)
-    except NotFoundError:
-        raise HTTPException(404, f"no game {game_id}") from None
-    except (NoBoardAssignedError, BoardInUseError) as error:
-        raise HTTPException(409, str(error)) from None
-    except BoardUnavailableError as error:
-        raise HTTPException(503, str(error)) from None
     return {"game_id": game_id, **hub.board_health(game_id)}
 
 

@@ -1,8 +1,9 @@
 """The admin's imports: a whole tournament from a TRF, or from its event's PGN.
 
 Each creates a new tournament in one transaction with its audit entry; a file that cannot be
-read is a 422 with the reader's words (the line, for a TRF), a contradiction (the name is
-taken) a 409, and nothing is stored either way.
+read is a 422 with the reader's words (the line, for a TRF) for every error found, listed in
+``errors`` too (``relay.api.refusals``), a contradiction (the name is taken) a 409, and
+nothing is stored either way.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from sqlmodel import Session
 
 from relay.api.deps import AdminDep, HubDep
 from relay.api.games import PGN_MEDIA_TYPE
+from relay.api.refusals import unreadable
+from relay.domain.errors import InvalidInputError
 from relay.domain.formats.pgn_import import PgnImportError
 from relay.domain.formats.trf import TrfError, parse_trf
 from relay.hub.hub import Hub
@@ -50,7 +53,7 @@ async def import_tournament_trf(
     try:
         trf = parse_trf(text)
     except TrfError as error:
-        raise HTTPException(422, f"TRF: {error}") from None
+        raise unreadable(error, "TRF") from None
 
     def work(session: Session) -> ImportReport:
         report = import_trf(session, trf, who_user=who.user, publish=publish, commit=False)
@@ -78,7 +81,7 @@ async def import_tournament_pgn(
     try:
         games: list[EventGame] = event_games(text)
     except PgnImportError as error:
-        raise HTTPException(422, f"PGN: {error}") from None
+        raise unreadable(error, "PGN") from None
 
     def work(session: Session) -> ImportReport:
         report = import_event_pgn(
@@ -105,15 +108,15 @@ def _audit(session: Session, who: Identity, action: str, report: ImportReport) -
 async def _store(
     hub: Hub,
     work: Callable[[Session], ImportReport],
-    unreadable: tuple[type[Exception], ...],
+    unreadable_file: tuple[type[InvalidInputError], ...],
     what: str,
 ) -> dict[str, Any]:
     try:
         report = await hub.recorder.run(work)
     except ConflictError as error:
         raise HTTPException(409, str(error)) from None
-    except unreadable as error:
-        raise HTTPException(422, f"{what}: {error}") from None
+    except unreadable_file as error:
+        raise unreadable(error, what) from None
     # New rounds have new ids, but a cache must never hold one from before (an id reused).
     for round_id in report.round_ids:
         hub.views.forget(round_id)

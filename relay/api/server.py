@@ -12,9 +12,10 @@ from fastapi import FastAPI
 
 from relay.api.stream_protocol import stream_protocols
 from relay.config import Settings
+from relay.domain.errors import RelayError
 
 
-class ServeError(OSError):
+class ServeError(OSError, RelayError):
     """The server cannot listen where it was asked to."""
 
 

@@ -38,6 +38,7 @@ from relay.api.deps import token_identity
 from relay.api.rooms import CLOSE_TRY_AGAIN, Member, Rooms, encode_event
 from relay.api.transport import FrameWriter
 from relay.bus.messages import Published, game_topic, round_topic
+from relay.domain.errors import RefusedError
 from relay.hub.game_views import GameView
 from relay.hub.hub import Hub
 from relay.store.access import Identity
@@ -54,7 +55,7 @@ CLOSE_BAD_REQUEST = 1008
 _PATH = re.compile(r"/api/(games|rounds)/(\d+)/stream")
 
 
-class StreamRefusedError(Exception):
+class StreamRefusedError(RefusedError):
     """The stream cannot be served; the connection closes with ``code``."""
 
     def __init__(self, code: int, reason: str) -> None:

@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published
+from relay.domain.errors import UnavailableError
 
 
 def shown_url(url: str) -> str:
@@ -43,7 +44,7 @@ NAMESPACE = "relay"
 RETRY_SECONDS = 1.0
 
 
-class BusError(RuntimeError):
+class BusError(RuntimeError, UnavailableError):
     """Redis cannot be reached at start."""
 
 

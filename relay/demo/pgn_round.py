@@ -12,6 +12,7 @@ from pathlib import Path
 
 import chess.pgn
 
+from relay.domain.errors import InvalidInputError
 from relay.domain.formats.event_file import (
     BoardSetup,
     EventSetup,
@@ -26,7 +27,7 @@ def bundled_games() -> Path:
     return Path(str(resources.files("relay.demo").joinpath("games.pgn")))
 
 
-class NoGamesError(ValueError):
+class NoGamesError(ValueError, InvalidInputError):
     """The PGN file holds no game."""
 
 

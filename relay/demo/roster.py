@@ -9,10 +9,11 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 
+from relay.domain.errors import InvalidInputError
 from relay.domain.formats.event_file import PlayerSetup
 
 
-class RosterError(ValueError):
+class RosterError(ValueError, InvalidInputError):
     """The demo has not that many players."""
 
 

@@ -29,10 +29,10 @@ from relay.config import Settings
 from relay.demo.arbiter import DEMO_ARBITER, DemoArbiter
 from relay.demo.pgn_round import bundled_games
 from relay.demo.roster import RosterError, demo_players
+from relay.domain.errors import RefusedError, RelayError
 from relay.domain.formats.event_file import BoardSetup, EventSetup, TournamentSetup
 from relay.hub.clock_desk import Outcome
 from relay.hub.hub import Hub
-from relay.hub.pairing_desk import PairingRefusedError
 from relay.store.engine import open_store
 from relay.store.setup import load_event
 from relay.store.tournaments import round_pairings
@@ -61,7 +61,7 @@ TIME_CONTROL = "5400+30"
 BOARDSIM_TIME_CONTROL = "90+30"
 
 
-class DemoError(RuntimeError):
+class DemoError(RuntimeError, RelayError):
     """The demo could not start (the simulator failed, the port is taken, ...)."""
 
 
@@ -163,7 +163,7 @@ class Demo:
             pairings = await self._hub.pairings.pair_next(
                 tournament_id=tournament_id, who=DEMO_ARBITER
             )
-        except PairingRefusedError as error:
+        except RefusedError as error:  # the desk's refusal, or its pairing system's
             raise DemoError(f"round 1 could not be paired: {error}") from None
         self.round_id = pairings.round_id
         await self._hub.desk.publish(round_id=self.round_id, published=True, who=DEMO_ARBITER)

@@ -17,13 +17,15 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from relay.domain.errors import RelayError
+
 log = logging.getLogger(__name__)
 
 PREFIX = "relay-"
 SUFFIX = ".db"
 
 
-class BackupError(RuntimeError):
+class BackupError(RuntimeError, RelayError):
     """A backup or restore that cannot be done; the message says why."""
 
 

@@ -37,6 +37,7 @@ from relay.domain.clock.game_clock import colour_of
 from relay.domain.clock.orientation import Side, other_side
 from relay.domain.clock.penalties import PenaltyError, illegal_move_changes, wrong_claim_change
 from relay.domain.clock.time_control import TimeControl
+from relay.domain.errors import RefusedError
 from relay.domain.game.events import (
     ClocksPaused,
     ClocksResumed,
@@ -59,7 +60,7 @@ CAUSES = ("arbiter", "illegal-move", "wrong-claim", "increment")
 MAX_CLOCK_SECONDS = 9 * 3600 + 59 * 60 + 59
 
 
-class ClockControlError(ValueError):
+class ClockControlError(ValueError, RefusedError):
     """A clock action that cannot be done (no time control, a bad change, an old token)."""
 
 

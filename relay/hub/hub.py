@@ -21,6 +21,7 @@ from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.domain.clock.orientation import ClockSide, clock_setting
 from relay.domain.clock.time_control import TimeControl
+from relay.domain.errors import RefusedError, UnavailableError
 from relay.domain.game.events import event_from_data
 from relay.domain.game.laws import rules_for
 from relay.domain.game.record import GameRecord
@@ -46,15 +47,15 @@ from relay.store.tournaments import (
 log = logging.getLogger(__name__)
 
 
-class BoardInUseError(ValueError):
+class BoardInUseError(ValueError, RefusedError):
     """The game already follows a board."""
 
 
-class BoardUnavailableError(OSError):
+class BoardUnavailableError(OSError, UnavailableError):
     """The board's port cannot be opened."""
 
 
-class NoBoardAssignedError(LookupError):
+class NoBoardAssignedError(LookupError, RefusedError):
     """The game has no electronic board assigned."""
 
 

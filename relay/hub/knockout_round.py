@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from relay.domain.errors import RefusedError
 from relay.domain.tournament.knockout import (
     WORLD_CUP,
     KnockoutError,
@@ -53,7 +54,7 @@ from relay.hub.tournament_history import PlayedGame, TournamentHistory
 WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-class KnockoutRoundError(ValueError):
+class KnockoutRoundError(ValueError, RefusedError):
     """The next round of a knock-out cannot be paired; the message says why."""
 
 

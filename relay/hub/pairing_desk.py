@@ -15,18 +15,14 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import TrfTournament
 from relay.domain.tournament.berger import berger_rounds, double_round_robin
 from relay.hub.game_views import GameViews
-from relay.hub.knockout_round import KnockoutRoundError, pair_knockout_round
+from relay.hub.knockout_round import pair_knockout_round
 from relay.hub.recorder import GameRecorder
-from relay.hub.scheveningen_round import ScheveningenRoundError, pair_scheveningen_round
-from relay.hub.swiss_round import (
-    SwissRoundError,
-    pair_swiss_round,
-    tournament_report,
-    warnings_for,
-)
+from relay.hub.scheveningen_round import pair_scheveningen_round
+from relay.hub.swiss_round import pair_swiss_round, tournament_report, warnings_for
 from relay.hub.tournament_history import TournamentHistory, read_history
 from relay.store.access import Identity, audit
 from relay.store.models import Round
@@ -40,8 +36,10 @@ from relay.store.pairings import (
 from relay.store.tournaments import create_round, get_round
 
 
-class PairingRefusedError(ValueError):
-    """The next round cannot be paired now; the message says why."""
+class PairingRefusedError(ValueError, RefusedError):
+    """The next round cannot be paired now; the message says why. The pairing systems'
+    own refusals (:class:`~relay.hub.swiss_round.SwissRoundError`, ...) are not translated
+    into this: catch :class:`~relay.domain.errors.RefusedError` for any of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +67,7 @@ class PairingDesk:
     async def report(self, *, tournament_id: int) -> TrfTournament:
         """The tournament report (TRF) of every round whose results are all verified."""
         history = await read_history(self._recorder, self._views, tournament_id)
-        try:
-            return tournament_report(history)
-        except SwissRoundError as error:
-            raise PairingRefusedError(str(error)) from None
+        return tournament_report(history)
 
     async def pair_next(self, *, tournament_id: int, who: Identity) -> RoundPairings:
         """Pair the round after the last one (or the last one, if it has no games yet)."""
@@ -97,21 +92,13 @@ class PairingDesk:
         # A knock-out plays as many game rounds as its tie-breaks take.
         if planned is not None and number > planned and system != "knockout":
             raise PairingRefusedError(f"all {planned} rounds are paired")
+        # A system's own refusal (SwissRoundError, ...) is a RefusedError, as is ours.
         if system == "swiss":
-            try:
-                games, byes = await pair_swiss_round(history, number)
-            except SwissRoundError as error:
-                raise PairingRefusedError(str(error)) from None
+            games, byes = await pair_swiss_round(history, number)
         elif system == "scheveningen":
-            try:
-                games, byes = pair_scheveningen_round(history, number), []
-            except ScheveningenRoundError as error:
-                raise PairingRefusedError(str(error)) from None
+            games, byes = pair_scheveningen_round(history, number), []
         elif system == "knockout":
-            try:
-                games, byes = pair_knockout_round(history, number)
-            except KnockoutRoundError as error:
-                raise PairingRefusedError(str(error)) from None
+            games, byes = pair_knockout_round(history, number)
         else:
             games, byes = _round_robin(history, system, number)
         tid = tournament_id

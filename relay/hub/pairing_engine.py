@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import render_trf
 from relay.domain.tournament.swiss import SwissState, engine_trf
 
@@ -26,7 +27,7 @@ DEFAULT_TIME_LIMIT = 60.0
 _STDERR_TAIL_LINES = 15
 
 
-class PairingEngineError(Exception):
+class PairingEngineError(RefusedError):
     """The engine could not be run, failed, timed out, or wrote pairings we cannot use.
 
     ``stderr_tail`` holds the last lines the engine wrote to its standard error, if any.

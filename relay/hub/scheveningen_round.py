@@ -8,11 +8,12 @@ number). Round n of the match is round n of the table.
 
 from __future__ import annotations
 
+from relay.domain.errors import RefusedError
 from relay.domain.tournament.scheveningen import Seat, Team, scheveningen_rounds
 from relay.hub.tournament_history import TournamentHistory
 
 
-class ScheveningenRoundError(ValueError):
+class ScheveningenRoundError(ValueError, RefusedError):
     """The players do not make a Scheveningen match; the message says why."""
 
 

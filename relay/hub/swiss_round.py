@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import TrfTournament, title_of
 from relay.domain.tournament.pairing_rules import check_round
 from relay.domain.tournament.swiss import (
@@ -35,7 +36,7 @@ BYES: Mapping[str, Bye] = {
 }
 
 
-class SwissRoundError(ValueError):
+class SwissRoundError(ValueError, RefusedError):
     """The stored tournament cannot be handed to the Swiss engine; the message says why."""
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from relay.domain.errors import InvalidInputError
 from relay.store.models import AuditEntry, Token, User
 
 #: From least to most: each role may do what the ones before it may.
@@ -23,7 +24,7 @@ ROLES = ("operator", "arbiter", "admin")
 TOKEN_PREFIX = "rly_"
 
 
-class UnknownRoleError(ValueError):
+class UnknownRoleError(ValueError, InvalidInputError):
     """A role that is not one of :data:`ROLES`."""
 
 

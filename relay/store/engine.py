@@ -8,11 +8,12 @@ from sqlalchemy import Engine, event, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import create_engine
 
+from relay.domain.errors import UnavailableError
 from relay.store.checkpoints import BACKSTOP_PAGES
 from relay.store.schema import upgrade
 
 
-class StoreError(RuntimeError):
+class StoreError(RuntimeError, UnavailableError):
     """The database cannot be used: a bad URL, a missing folder, no server, no permission."""
 
 

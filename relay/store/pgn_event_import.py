@@ -10,7 +10,10 @@ one transaction, as :func:`relay.store.trf_import.import_trf` does.
   title and federation, from the first game that has them; a player given two FIDE ids is
   a conflict, and so is one FIDE id given to two names. A title or federation the relay
   does not know is left out; an Elo or FIDE id that is not a number (other than ``?``,
-  ``-`` or empty) is refused.
+  ``-`` or empty) is refused. Every tag that cannot be read is reported, each with its game,
+  in one :class:`~relay.domain.formats.pgn_import.PgnImportError`; a contradiction (a
+  :class:`~relay.store.tournaments.ConflictError`) is raised as it is met, after the tags
+  read before it.
 * **Start numbers** are the initial ranking: rating descending (unrated last), then name,
   as :func:`relay.domain.tournament.swiss.seed_players` orders a Swiss.
 * **Rounds and boards** come from ``Round``: ``"3"`` is round 3, ``"3.12"`` round 3 board
@@ -39,6 +42,7 @@ from datetime import date
 
 from sqlmodel import Session
 
+from relay.domain.errors import Collector
 from relay.domain.formats.event_file import TITLES
 from relay.domain.formats.pgn_import import ImportedGame, PgnImportError, parse_pgn_games
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data
@@ -109,9 +113,10 @@ def import_event_pgn(
     ``commit`` is False).
 
     Raises :class:`PgnImportError` for tags that cannot be read (a round that is not a
-    number, no name for the event), :class:`ConflictError` for a contradiction (the name is
-    taken, a board or a player twice in a round, two FIDE ids for one name); nothing is
-    written then. Rounds are stored unpublished unless ``publish``.
+    number, no name for the event; all of them at once, in file order),
+    :class:`ConflictError` for a contradiction (the name is taken, a board or a player twice
+    in a round, two FIDE ids for one name); nothing is written then. Rounds are stored
+    unpublished unless ``publish``.
     """
     try:
         report = _import(session, games, who_user, name, publish, time.time() if at is None else at)
@@ -133,10 +138,15 @@ def _import(
 ) -> ImportReport:
     if not games:
         raise PgnImportError("no game in the PGN")
-    name = name or _event_name(games)
-    tournament_named(session, name)
-    entrants = _entrants(games)
-    placed = [_place(item, number) for number, item in enumerate(games, start=1)]
+    errors = Collector(PgnImportError)
+    name = name or errors.attempt(_event_name, games)
+    if name is not None:
+        tournament_named(session, name)
+    entrants = _entrants(games, errors)
+    read = [errors.attempt(_place, item, number) for number, item in enumerate(games, start=1)]
+    errors.check(order=_by_line)
+    placed = [p for p in read if p is not None]
+    assert name is not None
     last = max(p.round for p in placed)
     days = sorted(d for item in games if (d := _date(item.tags.get("Date", ""))) is not None)
     tournament = create_tournament(
@@ -211,18 +221,22 @@ def _event_name(games: Sequence[EventGame]) -> str:
     return names.pop()
 
 
-def _entrants(games: Sequence[EventGame]) -> dict[str, _Entrant]:
+def _entrants(games: Sequence[EventGame], errors: Collector[PgnImportError]) -> dict[str, _Entrant]:
+    """The players; a tag that cannot be read is noted in ``errors`` (those noted before a
+    contradiction are raised instead of it)."""
     entrants: dict[str, _Entrant] = {}
     for number, item in enumerate(games, start=1):
         for side, player_name in (("White", item.game.white), ("Black", item.game.black)):
             if player_name in _UNKNOWN:
-                raise PgnImportError(f"game {number}: no {side} player")
+                errors.add(_unreadable(item, number, f"game {number}: no {side} player"))
+                continue
             entrant = entrants.setdefault(player_name, _Entrant(player_name))
             tags = item.tags
             where = f"game {number} ({side})"
-            rating = _number(tags.get(f"{side}Elo", ""), f"{where}: Elo")
-            fide_id = _number(tags.get(f"{side}FideId", ""), f"{where}: FIDE id")
+            rating = errors.attempt(_number, item, number, f"{side}Elo", f"{where}: Elo")
+            fide_id = errors.attempt(_number, item, number, f"{side}FideId", f"{where}: FIDE id")
             if fide_id is not None and entrant.fide_id not in (None, fide_id):
+                errors.check(order=_by_line)
                 raise ConflictError(
                     f"{where}: {player_name} has FIDE id {fide_id} here and "
                     f"{entrant.fide_id} before"
@@ -240,27 +254,39 @@ def _entrants(games: Sequence[EventGame]) -> dict[str, _Entrant]:
             continue
         other = named.setdefault(entrant.fide_id, entrant.name)
         if other != entrant.name:
+            errors.check(order=_by_line)
             raise ConflictError(f"FIDE id {entrant.fide_id} is given to {other} and {entrant.name}")
     return entrants
 
 
-def _number(text: str, what: str) -> int | None:
-    text = text.strip()
+def _number(item: EventGame, number: int, tag: str, what: str) -> int | None:
+    """The number in game ``number``'s tag ``tag``, if it gives one."""
+    text = item.tags.get(tag, "").strip()
     if text in _UNKNOWN:
         return None
     if not text.isascii() or not text.isdigit():
-        raise PgnImportError(f"{what} {text!r} is not a number")
+        raise _unreadable(item, number, f"{what} {text!r} is not a number")
     return int(text) or None  # 0 is how some programs write "unrated" and "unknown"
 
 
 def _place(item: EventGame, number: int) -> _Placed:
     text = item.tags.get("Round", "").strip().partition(".")[0]
     if not text.isascii() or not text.isdigit() or int(text) < 1:
-        raise PgnImportError(
+        raise _unreadable(
+            item,
+            number,
             f"game {number} ({item.game.white} - {item.game.black}): round "
-            f"{item.tags.get('Round', '')!r} is not a round number"
+            f"{item.tags.get('Round', '')!r} is not a round number",
         )
     return _Placed(int(text), item.game.board, item)
+
+
+def _unreadable(item: EventGame, number: int, message: str) -> PgnImportError:
+    return PgnImportError(message, line=item.game.line, field=f"game {number}")
+
+
+def _by_line(error: PgnImportError) -> int | None:
+    return error.line
 
 
 def _boards(

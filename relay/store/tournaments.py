@@ -10,16 +10,17 @@ from typing import TypeVar
 from sqlmodel import Session, col, select
 
 from relay.domain.clock.orientation import clock_setting
+from relay.domain.errors import MissingError, RefusedError
 from relay.store.models import EBoard, Game, Player, Round, Tournament
 
 RowT = TypeVar("RowT", EBoard, Game, Player, Round, Tournament)
 
 
-class NotFoundError(LookupError):
+class NotFoundError(LookupError, MissingError):
     """The asked-for row does not exist."""
 
 
-class ConflictError(ValueError):
+class ConflictError(ValueError, RefusedError):
     """The change contradicts what is stored (a board taken twice, a player paired twice)."""
 
 

@@ -40,6 +40,7 @@ from sqlmodel import Session, select
 
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
+from relay.domain.errors import InvalidInputError
 from relay.domain.formats.trf import TrfPlayer, TrfResult, TrfTournament, render_trf
 from relay.domain.game.arbiter import set_result, verify_result
 from relay.domain.game.events import GameEvent, event_data
@@ -70,7 +71,7 @@ RESULTS: Mapping[str, tuple[str, bool]] = {
 REASON = "imported from a TRF"
 
 
-class TrfImportError(ValueError):
+class TrfImportError(ValueError, InvalidInputError):
     """A well-formed TRF that the store cannot hold (a double forfeit)."""
 
 

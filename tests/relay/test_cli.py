@@ -131,6 +131,19 @@ def test_a_bad_event_file_is_a_clear_error(capsys, tmp_path):
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_every_problem_of_an_event_file_is_a_line_naming_the_file(capsys, tmp_path):
+    event = tmp_path / "event.toml"
+    event.write_text(
+        '[tournament]\nname = "X"\nrounds = 0\n[[player]]\nnumber = 1\nname = "A"\n'
+        'title = "XM"\n[[round]]\nnumber = 1\ndelay = -1\n'
+    )
+    assert main(["serve", str(event), "--port", "0", "--db", f"sqlite:///{tmp_path / 'e.db'}"]) == 1
+    err = capsys.readouterr().err
+    assert f"relay: {event}: [tournament]: rounds must be at least 1\n" in err
+    assert f"\n{event}: player 1: title 'XM' is not one of" in err
+    assert f"\n{event}: round 1: delay must be 0 to 3600 seconds\n" in err
+
+
 def test_serve_loads_an_event_file_over_tls(tmp_path):
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(

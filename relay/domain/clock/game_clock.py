@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 import chess
 
 from relay.domain.clock.time_control import Bonus, Period, TimeControl
+from relay.domain.errors import RefusedError
 from relay.domain.game.events import (
     ClockSideDecided,
     ClocksPaused,
@@ -40,7 +41,7 @@ from relay.domain.game.events import (
 )
 
 
-class ClockAdjustmentError(ValueError):
+class ClockAdjustmentError(ValueError, RefusedError):
     """A time change that cannot be applied (a negative result, an unknown change)."""
 
 

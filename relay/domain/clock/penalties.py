@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from relay.domain.clock.time_control import Bonus, GameClass, TimeControl
+from relay.domain.errors import RefusedError
 from relay.domain.game.record import GameRecord
 
 
-class PenaltyError(ValueError):
+class PenaltyError(ValueError, RefusedError):
     """No penalty of that kind applies to the game as it stands."""
 
 

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from relay.domain.errors import InvalidInputError
 
-class TimeControlError(ValueError):
+
+class TimeControlError(ValueError, InvalidInputError):
     """A time control that cannot exist, or text that is not a time control."""
 
 

@@ -38,13 +38,14 @@
     published = true           # shown to the public (the default)
     pairings = [[2, 1]]        # [white, black] start numbers, board 1 first
 
-Parsing is strict: an unknown key is a typo, not something to ignore.
+Parsing is strict: an unknown key is a typo, not something to ignore. Every problem of a
+file is reported, not only the first: each table, and each key of it, is read on its own.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, TypeVar
@@ -52,6 +53,7 @@ from typing import Any, TypeVar
 from relay.domain.clock.orientation import clock_setting
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
+from relay.domain.errors import Collector, InvalidInputError, Problem
 from relay.domain.formats.trf import TITLES as FIDE_TITLES
 from relay.domain.tournament.tie_break_names import parse_order
 
@@ -63,8 +65,22 @@ TITLES = FIDE_TITLES | {"LM"}
 T = TypeVar("T")
 
 
-class EventFileError(ValueError):
-    """An event file that cannot be used; the message says where and why."""
+class EventFileError(ValueError, InvalidInputError):
+    """An event file that cannot be used; the message says where and why, and ``field``
+    says where for a program (``[tournament]``, ``player 3``, ``round 2, board 1``), when
+    known. A file with several problems raises one EventFileError that lists them all
+    (:attr:`~relay.domain.errors.InvalidInputError.problems`)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def problem(self) -> Problem:
+        return Problem(str(self), field=self.field)
+
+
+def _fail(where: str, reason: str) -> EventFileError:
+    return EventFileError(f"{where}: {reason}", field=where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,69 +138,98 @@ class EventSetup:
 
 
 def parse_event_file(text: str) -> EventSetup:
-    """Read an event file; raises :class:`EventFileError` naming the first problem."""
+    """Read an event file; raises :class:`EventFileError` naming every problem found (one
+    error listing them all). Text that is not TOML is one problem: nothing past it reads."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise EventFileError(f"not valid TOML: {error}") from None
-    _only(document, "the file", {"tournament", "player", "board", "round"})
+    errors = Collector(EventFileError)
+    errors.attempt(_only, document, "the file", {"tournament", "player", "board", "round"})
+    tournament = None
     if "tournament" not in document:
-        raise EventFileError("the file has no [tournament] table")
-    setup = EventSetup(
-        tournament=_tournament(_table(document["tournament"], "[tournament]")),
-        players=tuple(
-            _player(_table(item, f"player {i}"), f"player {i}")
-            for i, item in enumerate(_array(document, "player"), start=1)
-        ),
-        boards=tuple(
-            _board(_table(item, f"board {i}"), f"board {i}")
-            for i, item in enumerate(_array(document, "board"), start=1)
-        ),
-        rounds=tuple(
-            _round(_table(item, f"round {i}"), f"round {i}")
-            for i, item in enumerate(_array(document, "round"), start=1)
-        ),
+        errors.add(EventFileError("the file has no [tournament] table"))
+    elif (table := errors.attempt(_table, document["tournament"], "[tournament]")) is not None:
+        tournament = _tournament(table, errors)
+    players, every_player = _each(document, "player", _player, errors)
+    boards, _ = _each(document, "board", _board, errors)
+    rounds, _ = _each(document, "round", _round, errors)
+    # A player that cannot be read would only make its pairings look wrong.
+    if every_player:
+        _check_references(players, boards, rounds, errors)
+    errors.check()
+    assert tournament is not None
+    return EventSetup(
+        tournament=tournament, players=tuple(players), boards=tuple(boards), rounds=tuple(rounds)
     )
-    _check_references(setup)
-    return setup
 
 
-def _tournament(table: Mapping[str, Any]) -> TournamentSetup:
+Reader = Callable[[Mapping[str, Any], str, Collector[EventFileError]], T | None]
+
+
+def _each(
+    document: Mapping[str, Any], key: str, read: Reader[T], errors: Collector[EventFileError]
+) -> tuple[list[T], bool]:
+    """What the ``[[key]]`` tables give, each read on its own; and whether every one read."""
+    items = errors.attempt(_array, document, key)
+    if items is None:
+        return [], False
+    found: list[T] = []
+    for i, item in enumerate(items, start=1):
+        table = errors.attempt(_table, item, f"{key} {i}")
+        setup = None if table is None else read(table, f"{key} {i}", errors)
+        if setup is not None:
+            found.append(setup)
+    return found, len(found) == len(items)
+
+
+def _tournament(
+    table: Mapping[str, Any], errors: Collector[EventFileError]
+) -> TournamentSetup | None:
     where = "[tournament]"
-    _only(
+    found = len(errors)
+    errors.attempt(
+        _only,
         table,
         where,
         {"name", "site", "start_date", "end_date", "time_control", "rounds"}
         | {"pairing_system", "tie_breaks"},
     )
-    start = _optional(table, "start_date", date, where)
-    end = _optional(table, "end_date", date, where)
+    start = errors.attempt(_optional, table, "start_date", date, where)
+    end = errors.attempt(_optional, table, "end_date", date, where)
     if start and end and end < start:
-        raise EventFileError(f"{where}: end_date {end} is before start_date {start}")
-    rounds = _optional(table, "rounds", int, where)
+        errors.add(_fail(where, f"end_date {end} is before start_date {start}"))
+    rounds = errors.attempt(_optional, table, "rounds", int, where)
     if rounds is not None and rounds < 1:
-        raise EventFileError(f"{where}: rounds must be at least 1")
-    time_control = _optional(table, "time_control", str, where)
-    if time_control is not None:
-        try:
-            parse_time_control(time_control)
-        except TimeControlError as error:
-            raise EventFileError(f"{where}: time_control: {error}") from None
-    system = _optional(table, "pairing_system", str, where)
+        errors.add(_fail(where, "rounds must be at least 1"))
+    time_control = None
+    with errors.catching():
+        time_control = _optional(table, "time_control", str, where)
+        if time_control is not None:
+            try:
+                parse_time_control(time_control)
+            except TimeControlError as error:
+                raise _fail(where, f"time_control: {error}") from None
+    system = errors.attempt(_optional, table, "pairing_system", str, where)
     if system is not None and system not in PAIRING_SYSTEMS:
-        raise EventFileError(f"{where}: pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
-    names = _optional(table, "tie_breaks", list, where)
+        errors.add(_fail(where, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}"))
     tie_breaks = None
-    if names is not None:
-        if not all(isinstance(name, str) for name in names):
-            raise EventFileError(f"{where}: tie_breaks is a list of names")
-        try:
-            tie_breaks = parse_order(", ".join(names))
-        except ValueError as error:
-            raise EventFileError(f"{where}: tie_breaks: {error}") from None
+    with errors.catching():
+        names = _optional(table, "tie_breaks", list, where)
+        if names is not None:
+            if not all(isinstance(name, str) for name in names):
+                raise _fail(where, "tie_breaks is a list of names")
+            try:
+                tie_breaks = parse_order(", ".join(names))
+            except ValueError as error:
+                raise _fail(where, f"tie_breaks: {error}") from None
+    name = errors.attempt(_text, table, "name", where)
+    site = errors.attempt(_optional, table, "site", str, where)
+    if len(errors) > found or name is None:
+        return None
     return TournamentSetup(
-        name=_text(table, "name", where),
-        site=_optional(table, "site", str, where) or "?",
+        name=name,
+        site=site or "?",
         start_date=start,
         end_date=end,
         time_control=time_control,
@@ -194,142 +239,179 @@ def _tournament(table: Mapping[str, Any]) -> TournamentSetup:
     )
 
 
-def _player(table: Mapping[str, Any], where: str) -> PlayerSetup:
-    _only(table, where, {"number", "name", "fide_id", "title", "rating", "federation", "team"})
-    number = _positive(table, "number", where)
-    where = f"player {number}"
-    name = _text(table, "name", where)
-    title = _optional(table, "title", str, where)
+def _player(
+    table: Mapping[str, Any], where: str, errors: Collector[EventFileError]
+) -> PlayerSetup | None:
+    found = len(errors)
+    keys = {"number", "name", "fide_id", "title", "rating", "federation", "team"}
+    errors.attempt(_only, table, where, keys)
+    number = errors.attempt(_positive, table, "number", where)
+    if number is not None:
+        where = f"player {number}"
+    name = errors.attempt(_text, table, "name", where)
+    title = errors.attempt(_optional, table, "title", str, where)
     if title is not None and title not in TITLES:
-        raise EventFileError(f"{where}: title {title!r} is not one of {sorted(TITLES)}")
-    federation = _optional(table, "federation", str, where)
+        errors.add(_fail(where, f"title {title!r} is not one of {sorted(TITLES)}"))
+    federation = errors.attempt(_optional, table, "federation", str, where)
     if federation is not None and not (len(federation) == 3 and federation.isalpha()):
-        raise EventFileError(f"{where}: federation {federation!r} is not a 3-letter code")
-    rating = _optional(table, "rating", int, where)
+        errors.add(_fail(where, f"federation {federation!r} is not a 3-letter code"))
+    rating = errors.attempt(_optional, table, "rating", int, where)
     if rating is not None and not 0 <= rating <= 4000:
-        raise EventFileError(f"{where}: rating {rating} is out of range")
+        errors.add(_fail(where, f"rating {rating} is out of range"))
+    fide_id = errors.attempt(_optional, table, "fide_id", int, where)
+    team = errors.attempt(_optional, table, "team", str, where)
+    if len(errors) > found or number is None or name is None:
+        return None
     return PlayerSetup(
         number=number,
         name=name,
-        fide_id=_optional(table, "fide_id", int, where),
+        fide_id=fide_id,
         title=title,
         rating=rating,
         federation=federation.upper() if federation else None,
-        team=_optional(table, "team", str, where),
+        team=team,
     )
 
 
-def _board(table: Mapping[str, Any], where: str) -> BoardSetup:
-    _only(table, where, {"number", "driver", "url", "clock"})
-    number = _positive(table, "number", where)
-    where = f"board {number}"
-    driver = _optional(table, "driver", str, where) or "dgt"
+def _board(
+    table: Mapping[str, Any], where: str, errors: Collector[EventFileError]
+) -> BoardSetup | None:
+    found = len(errors)
+    errors.attempt(_only, table, where, {"number", "driver", "url", "clock"})
+    number = errors.attempt(_positive, table, "number", where)
+    if number is not None:
+        where = f"board {number}"
+    driver = errors.attempt(_optional, table, "driver", str, where) or "dgt"
     if driver not in DRIVERS:
-        raise EventFileError(f"{where}: driver {driver!r} is not one of {sorted(DRIVERS)}")
-    clock = _optional(table, "clock", str, where)
-    try:
-        clock = "auto" if clock is None else clock_setting(clock)
-    except ValueError as error:
-        raise EventFileError(f"{where}: {error}") from None
-    return BoardSetup(number=number, url=_text(table, "url", where), driver=driver, clock=clock)
+        errors.add(_fail(where, f"driver {driver!r} is not one of {sorted(DRIVERS)}"))
+    clock = None
+    with errors.catching():
+        clock = _optional(table, "clock", str, where)
+        try:
+            clock = "auto" if clock is None else clock_setting(clock)
+        except ValueError as error:
+            raise _fail(where, str(error)) from None
+    url = errors.attempt(_text, table, "url", where)
+    if len(errors) > found or number is None or url is None or clock is None:
+        return None
+    return BoardSetup(number=number, url=url, driver=driver, clock=clock)
 
 
-def _round(table: Mapping[str, Any], where: str) -> RoundSetup:
-    _only(table, where, {"number", "starts", "delay", "pairings", "published"})
-    number = _positive(table, "number", where)
-    where = f"round {number}"
-    delay = _optional(table, "delay", int, where) or 0
+def _round(
+    table: Mapping[str, Any], where: str, errors: Collector[EventFileError]
+) -> RoundSetup | None:
+    found = len(errors)
+    errors.attempt(_only, table, where, {"number", "starts", "delay", "pairings", "published"})
+    number = errors.attempt(_positive, table, "number", where)
+    if number is not None:
+        where = f"round {number}"
+    delay = errors.attempt(_optional, table, "delay", int, where) or 0
     if not 0 <= delay <= MAX_DELAY_SECONDS:
-        raise EventFileError(f"{where}: delay must be 0 to {MAX_DELAY_SECONDS} seconds")
+        errors.add(_fail(where, f"delay must be 0 to {MAX_DELAY_SECONDS} seconds"))
     pairings: list[tuple[int, int]] = []
-    for board, pair in enumerate(_optional(table, "pairings", list, where) or [], start=1):
+    given = errors.attempt(_optional, table, "pairings", list, where) or []
+    for board, pair in enumerate(given, start=1):
         if (
             not isinstance(pair, list)
             or len(pair) != 2
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair)
         ):
-            raise EventFileError(
-                f"{where}, board {board}: a pairing is [white, black] start numbers"
+            errors.add(
+                _fail(f"{where}, board {board}", "a pairing is [white, black] start numbers")
             )
+            continue
         pairings.append((pair[0], pair[1]))
-    starts = _optional(table, "starts", datetime, where)
+    starts = errors.attempt(_optional, table, "starts", datetime, where)
     if starts is not None and starts.utcoffset() is None:
-        raise EventFileError(
-            f"{where}: starts needs its UTC offset, as in 2026-11-21T15:00:00+01:00 "
-            "(or ...Z for UTC)"
+        errors.add(
+            _fail(
+                where,
+                "starts needs its UTC offset, as in 2026-11-21T15:00:00+01:00 (or ...Z for UTC)",
+            )
         )
+    published = errors.attempt(_flag, table, "published", where, default=True)
+    if len(errors) > found or number is None or published is None:
+        return None
     return RoundSetup(
         number=number,
         pairings=tuple(pairings),
         starts=starts,
         delay=delay,
-        published=_flag(table, "published", where, default=True),
+        published=published,
     )
 
 
-def _check_references(setup: EventSetup) -> None:
-    numbers = [player.number for player in setup.players]
-    _unique(numbers, "player")
-    _unique([board.number for board in setup.boards], "board")
-    _unique([round_.number for round_ in setup.rounds], "round")
+def _check_references(
+    players: list[PlayerSetup],
+    boards: list[BoardSetup],
+    rounds: list[RoundSetup],
+    errors: Collector[EventFileError],
+) -> None:
+    numbers = [player.number for player in players]
+    _unique(numbers, "player", errors)
+    _unique([board.number for board in boards], "board", errors)
+    _unique([round_.number for round_ in rounds], "round", errors)
     known = set(numbers)
-    for round_ in setup.rounds:
+    for round_ in rounds:
         seen: set[int] = set()
         for board, (white, black) in enumerate(round_.pairings, start=1):
             where = f"round {round_.number}, board {board}"
             for number in (white, black):
                 if number not in known:
-                    raise EventFileError(f"{where}: no player with number {number}")
-                if number in seen:
-                    raise EventFileError(f"{where}: player {number} is paired twice")
+                    errors.add(_fail(where, f"no player with number {number}"))
+                elif number in seen:
+                    errors.add(_fail(where, f"player {number} is paired twice"))
                 seen.add(number)
 
 
-def _unique(numbers: list[int], what: str) -> None:
+def _unique(numbers: list[int], what: str, errors: Collector[EventFileError]) -> None:
+    """Each number that appears more than once, told once."""
     seen: set[int] = set()
+    told: set[int] = set()
     for number in numbers:
-        if number in seen:
-            raise EventFileError(f"{what} {number} appears twice")
+        if number in seen and number not in told:
+            errors.add(EventFileError(f"{what} {number} appears twice", field=f"{what} {number}"))
+            told.add(number)
         seen.add(number)
 
 
 def _only(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise EventFileError(f"{where}: unknown key {unknown[0]!r} (known: {sorted(allowed)})")
+        raise _fail(where, f"unknown key {unknown[0]!r} (known: {sorted(allowed)})")
 
 
 def _array(document: Mapping[str, Any], key: str) -> list[Any]:
     value = document.get(key, [])
     if not isinstance(value, list):
-        raise EventFileError(f"{key} must be an array of tables: write [[{key}]]")
+        raise EventFileError(f"{key} must be an array of tables: write [[{key}]]", field=key)
     return value
 
 
 def _table(value: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise EventFileError(f"{where} must be a table")
+        raise EventFileError(f"{where} must be a table", field=where)
     return value
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:
     value = table.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise EventFileError(f"{where}: {key} is required and must be text")
+        raise _fail(where, f"{key} is required and must be text")
     return value.strip()
 
 
 def _flag(table: Mapping[str, Any], key: str, where: str, *, default: bool) -> bool:
     value = table.get(key, default)
     if not isinstance(value, bool):
-        raise EventFileError(f"{where}: {key} must be true or false")
+        raise _fail(where, f"{key} must be true or false")
     return value
 
 
 def _positive(table: Mapping[str, Any], key: str, where: str) -> int:
     value = table.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise EventFileError(f"{where}: {key} is required and must be a positive integer")
+        raise _fail(where, f"{key} is required and must be a positive integer")
     return value
 
 
@@ -341,7 +423,7 @@ def _optional(table: Mapping[str, Any], key: str, kind: type[T], where: str) -> 
     wrong = isinstance(value, bool) and kind is not bool
     wrong = wrong or (kind is date and isinstance(value, datetime))
     if wrong or not isinstance(value, kind):
-        raise EventFileError(f"{where}: {key} must be {_KIND_NAMES.get(kind, kind.__name__)}")
+        raise _fail(where, f"{key} must be {_KIND_NAMES.get(kind, kind.__name__)}")
     return value
 
 

@@ -13,13 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from relay.domain.errors import RefusedError
+
 RESULTS = frozenset({"*", "1-0", "0-1", "1/2-1/2"})
 #: Export format lines are at most 79 characters (PGN standard 8.2.6).
 LINE_LIMIT = 79
 SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
-class PgnExportError(ValueError):
+class PgnExportError(ValueError, RefusedError):
     """Headers or moves that cannot become a valid PGN game."""
 
 

@@ -21,7 +21,9 @@ read, in any case and alignment, and a :class:`TrfPlayer` holds the official for
 
 Parsing is strict: a misaligned column, a points total that disagrees with the results, or a
 game the two players report differently raises :class:`TrfError` with the line number,
-because pairing engines refuse such files or, worse, pair from them. Lines this model does
+because pairing engines refuse such files or, worse, pair from them. Every error of a file is
+reported, not only the first: one :class:`TrfError` lists them all, each with its line
+(:attr:`~relay.domain.errors.InvalidInputError.problems`). Lines this model does
 not hold (``112`` deputies, ``132`` round dates, ``013`` teams, other ``XX`` extensions,
 ``###`` comments) are skipped, so a parsed file re-renders without them.
 """
@@ -29,10 +31,11 @@ not hold (``112`` deputies, ``132`` round dates, ``013`` teams, other ``XX`` ext
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
+
+from relay.domain.errors import Collector, InvalidInputError, Problem
 
 Dialect = Literal["trf16", "trf2026"]
 Colour = Literal["w", "b", "-"]
@@ -109,13 +112,24 @@ def title_of(text: str) -> str | None:
     return TITLE_LETTERS.get(code.lower())
 
 
-class TrfError(ValueError):
-    """A TRF that cannot be read or written; ``line`` is the 1-based line number, if any."""
+class TrfError(ValueError, InvalidInputError):
+    """A TRF that cannot be read or written; ``line`` is the 1-based line number, if any.
+
+    A file with several errors raises one TrfError for all of them: its ``problems`` list
+    each with its line, its message lists them, and its own ``line`` is None.
+    """
 
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message if line is None else f"line {line}: {message}")
         self.line = line
         self.reason = message
+
+    def problem(self) -> Problem:
+        return Problem(str(self), line=self.line)
+
+
+def _by_line(error: TrfError) -> int | None:
+    return error.line
 
 
 @dataclass(frozen=True)
@@ -208,7 +222,9 @@ def render_trf(t: TrfTournament, dialect: Dialect = "trf16") -> str:
     for player in t.players:
         line_of.setdefault(player.start_number, len(lines) + 1)
         lines.append(_render_player(player, len(lines) + 1))
-    _check_consistency(t.players, t.rounds, line_of)
+    errors = Collector(TrfError)
+    _check_consistency(t.players, t.rounds, line_of, errors)
+    errors.check(order=_by_line)
     return "".join(line + "\n" for line in lines)
 
 
@@ -280,56 +296,85 @@ def dialect_of(text: str) -> Dialect | None:
 
 
 def parse_trf(text: str) -> TrfTournament:
-    """Read a TRF16 or TRF-2026 file, telling the dialect by its round/colour lines."""
-    dialect_of(text)
+    """Read a TRF16 or TRF-2026 file, telling the dialect by its round/colour lines.
+
+    Every error of the file is reported, not only the first: one :class:`TrfError` whose
+    ``problems`` are in line order (those of the whole file, without a line, last). Each line
+    is read on its own, each field and round of a player line too. The checks that need
+    every player (the ``062``/``072`` counts, the players' consistency) are left out while
+    a player line cannot be read: they would only repeat its error.
+    """
+    errors = Collector(TrfError)
+    errors.attempt(dialect_of, text)
     values: dict[str, tuple[int, str]] = {}
     players: list[TrfPlayer] = []
     line_of: dict[int, int] = {}
+    every_player = True
+    unread: set[str] = set()  # the codes of lines that cannot be read
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         code = line[:3]
         if code not in _READ_CODES:
             continue  # a blank, a ### comment, or a line this model does not hold
         if len(line) > 3 and line[3] != " ":
-            raise TrfError(f"column 4 after the code {code!r} must be blank", number)
+            errors.add(TrfError(f"column 4 after the code {code!r} must be blank", number))
+            unread.add(code)
+            every_player = every_player and code != "001"
+            continue
         if code == "001":
-            player = _parse_player(line, number)
-            if player.start_number in line_of:
+            player = _parse_player(line, number, errors)
+            if player is None:
+                every_player = False
+            elif player.start_number in line_of:
                 first = line_of[player.start_number]
-                raise TrfError(
-                    f"start number {player.start_number} already used on line {first}", number
+                errors.add(
+                    TrfError(
+                        f"start number {player.start_number} already used on line {first}",
+                        number,
+                    )
                 )
-            line_of[player.start_number] = number
-            players.append(player)
+                every_player = False
+            else:
+                line_of[player.start_number] = number
+                players.append(player)
+        elif code in values:
+            errors.add(TrfError(f"second {code} line (first on line {values[code][0]})", number))
         else:
-            if code in values:
-                raise TrfError(f"second {code} line (first on line {values[code][0]})", number)
             values[code] = (number, line[4:].strip())
 
     def value(code: str) -> str | None:
         return values[code][1] if code in values else None
 
     def day(code: str) -> date | None:
-        return None if code not in values else _date(values[code][1], values[code][0])
+        if code not in values:
+            return None
+        line, text = values[code]
+        return errors.attempt(_date, text, line)
 
     name = value("012")
-    if name is None:
-        raise TrfError("no 012 line (tournament name)")
+    if name is None and "012" not in unread:
+        errors.add(TrfError("no 012 line (tournament name)"))
+    start, end = day("042"), day("052")
+    played = max((r.round for p in players for r in p.results), default=0)
     rounds_at = values.get("142") or values.get("XXR")
+    rounds: int | None = played
     if rounds_at is not None:
-        rounds = _int_field(rounds_at[1], "number of rounds", rounds_at[0])
-    else:
-        rounds = max((r.round for p in players for r in p.results), default=0)
-    first_colour = _first_colour(values)
-    _check_count(values.get("062"), len(players), "players")
-    _check_count(values.get("072"), sum(1 for p in players if p.rating), "rated players")
-    _check_consistency(players, rounds, line_of)
+        rounds = errors.attempt(_int_field, rounds_at[1], "number of rounds", rounds_at[0])
+    first_colour = errors.attempt(_first_colour, values)
+    if every_player:
+        errors.attempt(_check_count, values.get("062"), len(players), "players")
+        rated = sum(1 for p in players if p.rating)
+        errors.attempt(_check_count, values.get("072"), rated, "rated players")
+        _check_consistency(players, played if rounds is None else rounds, line_of, errors)
+    errors.check(order=_by_line)
+    assert name is not None
+    assert rounds is not None
     return TrfTournament(
         name=name,
         city=value("022"),
         federation=value("032"),
-        start=day("042"),
-        end=day("052"),
+        start=start,
+        end=end,
         rounds=rounds,
         time_control=value("122"),
         first_colour=first_colour,
@@ -389,15 +434,24 @@ def _date(text: str, line: int) -> date:
 _BLANK_COLUMNS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90, 91)
 
 
-def _parse_player(line: str, number: int) -> TrfPlayer:
+def _parse_player(line: str, number: int, errors: Collector[TrfError]) -> TrfPlayer | None:
+    """The player of a ``001`` line, or None once its errors are noted: a line of the wrong
+    shape is one error; in one of the right shape, each field and round is read on its own."""
     if len(line) < 84:
-        raise TrfError(
-            f"player line is {len(line)} columns long; it needs at least 84 (through points)",
-            number,
+        errors.add(
+            TrfError(
+                f"player line is {len(line)} columns long; it needs at least 84 (through points)",
+                number,
+            )
         )
+        return None
     for column in _BLANK_COLUMNS:
         if column <= len(line) and line[column - 1] != " ":
-            raise TrfError(f"column {column} should be blank, found {line[column - 1]!r}", number)
+            errors.add(
+                TrfError(f"column {column} should be blank, found {line[column - 1]!r}", number)
+            )
+            return None
+    found = len(errors)
 
     def cols(first: int, last: int) -> str:
         return line[first - 1 : last].strip()
@@ -406,80 +460,108 @@ def _parse_player(line: str, number: int) -> TrfPlayer:
         text = cols(first, last)
         return None if not text else _int_field(text, what, number, f"{first}-{last}")
 
-    start_number = _int_field(cols(5, 8), "start number", number, "5-8")
-    if start_number < 1:
-        raise TrfError("start number must be positive (columns 5-8)", number)
+    start_number = errors.attempt(_int_field, cols(5, 8), "start number", number, "5-8")
+    if start_number is not None and start_number < 1:
+        errors.add(TrfError("start number must be positive (columns 5-8)", number))
     sex = cols(10, 10) or None
     if sex is not None and sex not in SEXES:
-        raise TrfError(f"sex {sex!r} (column 10) is not m, w or f", number)
+        errors.add(TrfError(f"sex {sex!r} (column 10) is not m, w or f", number))
     written = cols(11, 13)
     title = title_of(written)
     if written and title is None:
-        raise TrfError(
-            f"title {written!r} (columns 11-13) is not a FIDE title ({_TITLES_KNOWN})", number
+        errors.add(
+            TrfError(
+                f"title {written!r} (columns 11-13) is not a FIDE title ({_TITLES_KNOWN})", number
+            )
         )
+    rating = errors.attempt(optional_int, 49, 52, "rating")
     federation = cols(54, 56) or None
     if federation is not None and not _FEDERATION.fullmatch(federation):
-        raise TrfError(f"federation {federation!r} (columns 54-56) is not 3 letters", number)
+        errors.add(TrfError(f"federation {federation!r} (columns 54-56) is not 3 letters", number))
+    fide_id = errors.attempt(optional_int, 58, 68, "FIDE id")
     points_text = cols(81, 84)
     if not _POINTS.fullmatch(points_text):
-        raise TrfError(f"points {points_text!r} (columns 81-84) is not like ' 4.5'", number)
+        errors.add(TrfError(f"points {points_text!r} (columns 81-84) is not like ' 4.5'", number))
+    rank = errors.attempt(optional_int, 86, 89, "rank")
+    results = _parse_rounds(line, number, errors)
+    if len(errors) > found or start_number is None:
+        return None
     return TrfPlayer(
         start_number=start_number,
         name=cols(15, 47),
         sex=sex,
         title=title,
-        rating=optional_int(49, 52, "rating"),
+        rating=rating,
         federation=federation,
-        fide_id=optional_int(58, 68, "FIDE id"),
+        fide_id=fide_id,
         birth=cols(70, 79) or None,
         points=float(points_text),
-        rank=optional_int(86, 89, "rank"),
-        results=list(_parse_rounds(line, number)),
+        rank=rank,
+        results=results,
     )
 
 
-def _parse_rounds(line: str, number: int) -> Iterable[TrfResult]:
-    round_number = 0
-    for start in range(91, len(line), 10):  # 0-based index of column 92 + 10(r-1)
-        round_number += 1
+def _parse_rounds(line: str, number: int, errors: Collector[TrfError]) -> list[TrfResult]:
+    """The round blocks of a player line, each read on its own."""
+    results: list[TrfResult] = []
+    # 0-based index of column 92 + 10(r-1)
+    for round_number, start in enumerate(range(91, len(line), 10), start=1):
         block = line[start : start + 10].ljust(10)
         where = f"round {round_number} (columns {start + 1}-{start + 8})"
-        if block[8:].strip():
-            raise TrfError(f"{where} is followed by {block[8:]!r}, not two blanks", number)
-        if not block.strip():
-            continue
-        if block[4] != " " or block[6] != " ":
-            raise TrfError(f"{where} is misaligned: {block[:8]!r}", number)
-        opponent_text, colour, result = block[:4].strip(), _COLOURS.get(block[5]), block[7].strip()
-        if not opponent_text:
-            raise TrfError(f"{where} has no opponent number (0000 for none)", number)
-        opponent = _int_field(opponent_text, f"{where} opponent", number) or None
-        if colour is None:
-            raise TrfError(f"{where} colour {block[5]!r} is not w, b or -", number)
-        if result not in RESULT_HALF_POINTS:
-            raise TrfError(f"{where} result code {result!r} is unknown", number)
-        yield TrfResult(round_number, opponent, colour, result)
+        result = errors.attempt(_parse_round, block, round_number, where, number)
+        if result is not None:
+            results.append(result)
+    return results
+
+
+def _parse_round(block: str, round_number: int, where: str, number: int) -> TrfResult | None:
+    """One round block (ten columns), None for a blank one."""
+    if block[8:].strip():
+        raise TrfError(f"{where} is followed by {block[8:]!r}, not two blanks", number)
+    if not block.strip():
+        return None
+    if block[4] != " " or block[6] != " ":
+        raise TrfError(f"{where} is misaligned: {block[:8]!r}", number)
+    opponent_text, colour, result = block[:4].strip(), _COLOURS.get(block[5]), block[7].strip()
+    if not opponent_text:
+        raise TrfError(f"{where} has no opponent number (0000 for none)", number)
+    opponent = _int_field(opponent_text, f"{where} opponent", number) or None
+    if colour is None:
+        raise TrfError(f"{where} colour {block[5]!r} is not w, b or -", number)
+    if result not in RESULT_HALF_POINTS:
+        raise TrfError(f"{where} result code {result!r} is unknown", number)
+    return TrfResult(round_number, opponent, colour, result)
 
 
 # --- consistency, shared by reading and writing ----------------------------------------------
 
 
-def _check_consistency(players: list[TrfPlayer], rounds: int, line_of: dict[int, int]) -> None:
+def _check_consistency(
+    players: list[TrfPlayer], rounds: int, line_of: dict[int, int], errors: Collector[TrfError]
+) -> None:
+    """Note every result that does not hold together, and every points total that disagrees
+    with its results. A disagreement is told once, at the first of the two players; a round
+    beyond the last once, at the first player who has it."""
     by_number = {p.start_number: p for p in players}
     if len(by_number) != len(players):
-        raise TrfError("two players share a start number")
+        errors.add(TrfError("two players share a start number"))
+        return
+    #: (round, start number) of the results already told wrong; (round, 0): a round told
+    #: to be beyond the last.
+    told: set[tuple[int, int]] = set()
     for p in players:
         line = line_of[p.start_number]
         seen: set[int] = set()
         for r in p.results:
-            _check_result(p, r, rounds, seen, by_number, line)
-        half_points = sum(RESULT_HALF_POINTS[r.result] for r in p.results)
+            errors.attempt(_check_result, p, r, rounds, seen, by_number, line, told)
+        half_points = sum(RESULT_HALF_POINTS.get(r.result, 0) for r in p.results)
         if half_points != round(p.points * 2):
-            raise TrfError(
-                f"player {p.start_number} has {p.points:.1f} points but the results add up to "
-                f"{half_points / 2:.1f}",
-                line,
+            errors.add(
+                TrfError(
+                    f"player {p.start_number} has {p.points:.1f} points but the results add up "
+                    f"to {half_points / 2:.1f}",
+                    line,
+                )
             )
 
 
@@ -490,11 +572,22 @@ def _check_result(
     seen: set[int],
     by_number: dict[int, TrfPlayer],
     line: int,
+    told: set[tuple[int, int]],
 ) -> None:
     where = f"player {p.start_number} round {r.round}"
-    if r.round in seen or not 1 <= r.round <= rounds:
+    beyond = not 1 <= r.round <= rounds
+    if beyond and (r.round, 0) in told:
+        return
+    if r.round in seen or beyond:
+        if beyond:
+            told.add((r.round, 0))
         raise TrfError(f"{where}: not a round of a {rounds}-round tournament", line)
     seen.add(r.round)
+    if (r.round, p.start_number) in told or (
+        r.opponent is not None and (r.round, r.opponent) in told
+    ):
+        return  # the other side of a result already told wrong
+    told.add((r.round, p.start_number))  # taken back below if the result holds
     if r.result not in RESULT_HALF_POINTS:
         raise TrfError(f"{where}: result code {r.result!r} is unknown", line)
     if r.opponent is None:
@@ -502,6 +595,7 @@ def _check_result(
             raise TrfError(f"{where}: no opponent, so the colour must be '-'", line)
         if r.result in GAME_RESULTS:
             raise TrfError(f"{where}: result {r.result!r} needs an opponent", line)
+        told.discard((r.round, p.start_number))
         return
     if r.result in BYE_RESULTS:
         raise TrfError(f"{where}: bye {r.result!r} cannot have an opponent", line)
@@ -520,7 +614,9 @@ def _check_result(
         said = "nothing"
         if theirs is not None:
             said = f"'{theirs.opponent or '0000'} {theirs.colour} {theirs.result}'"
+        told.add((r.round, r.opponent))
         raise TrfError(
             f"{where}: '{r.opponent} {r.colour} {r.result}' but player {r.opponent} reports {said}",
             line,
         )
+    told.discard((r.round, p.start_number))

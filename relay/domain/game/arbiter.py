@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import chess
 
+from relay.domain.errors import RefusedError
 from relay.domain.game.events import MovesReplaced, ResultSet, ResultVerified
 from relay.domain.game.record import GameRecord
 
 RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 
 
-class ArbiterActionError(ValueError):
+class ArbiterActionError(ValueError, RefusedError):
     """An action that does not fit the game (an illegal move, a result to verify that is not
     there); the message is for the arbiter."""
 

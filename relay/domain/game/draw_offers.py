@@ -7,13 +7,14 @@ draw; the arbiter confirms it like any result.
 
 from __future__ import annotations
 
+from relay.domain.errors import RefusedError
 from relay.domain.game.events import DrawOffered
 from relay.domain.game.record import GameRecord
 
 ACTIONS = ("offer", "accept", "decline", "withdraw")
 
 
-class DrawOfferError(ValueError):
+class DrawOfferError(ValueError, RefusedError):
     """A draw action that does not fit the game as it stands."""
 
 

@@ -22,8 +22,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
+from relay.domain.errors import InvalidInputError
 
-class EventFormatError(ValueError):
+
+class EventFormatError(ValueError, InvalidInputError):
     """A stored event that cannot be read back (unknown kind, missing or wrong fields)."""
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import chess
 
+from relay.domain.errors import InvalidInputError
+
 _PIECE_TYPES = {
     "p": chess.PAWN,
     "n": chess.KNIGHT,
@@ -27,7 +29,7 @@ _PIECE_TYPES = {
 MARKER_RESULTS = {"=": "1/2-1/2", "1": "1-0", "0": "0-1"}
 
 
-class PlacementError(ValueError):
+class PlacementError(ValueError, InvalidInputError):
     """A square list that is not a placement (wrong length, unknown piece letter)."""
 
 

@@ -9,6 +9,7 @@ import chess
 
 from relay.domain.clock.game_clock import GameClock
 from relay.domain.clock.time_control import TimeControl
+from relay.domain.errors import RefusedError
 from relay.domain.game.events import (
     ArbiterAlert,
     Claim,
@@ -29,7 +30,7 @@ from relay.domain.game.events import (
 )
 
 
-class GameLogError(ValueError):
+class GameLogError(ValueError, RefusedError):
     """An event log that does not describe a game (an illegal or out-of-order move)."""
 
 

@@ -12,10 +12,12 @@ times running at the turn of the cycles (seed 004 appendix 1).
 
 from __future__ import annotations
 
+from relay.domain.errors import RefusedError
+
 Pairing = tuple[int, int]  # (White, Black) start numbers
 
 
-class BergerError(ValueError):
+class BergerError(ValueError, RefusedError):
     """A round robin that cannot be paired (fewer than two players)."""
 
 

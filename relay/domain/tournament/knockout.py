@@ -29,8 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from relay.domain.errors import RefusedError
 
-class KnockoutError(ValueError):
+
+class KnockoutError(ValueError, RefusedError):
     """A bracket or a match used against its rules."""
 
 

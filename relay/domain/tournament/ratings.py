@@ -21,10 +21,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from relay.domain.errors import InvalidInputError
+
 SCORES = (0.0, 0.5, 1.0)
 
 
-class RatingError(ValueError):
+class RatingError(ValueError, InvalidInputError):
     """Input a rating rule does not cover: a score other than 0, ½ or 1, no games, a
     fraction outside 0..1, or a case outside a seed's table."""
 

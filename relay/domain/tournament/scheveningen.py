@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from relay.domain.errors import RefusedError
+
 
 class Team(Enum):
     A = "A"
@@ -53,7 +55,7 @@ class Game:
         return f"{self.white}-{self.black}"
 
 
-class ScheveningenError(ValueError):
+class ScheveningenError(ValueError, RefusedError):
     """A match that cannot be paired (no boards)."""
 
 

@@ -18,6 +18,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import (
     RESULT_HALF_POINTS,
     FirstColour,
@@ -27,7 +28,7 @@ from relay.domain.formats.trf import (
 )
 
 
-class SwissError(ValueError):
+class SwissError(ValueError, RefusedError):
     """A Swiss state or round that does not hold together (unknown or repeated player...)."""
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relay.domain.errors import InvalidInputError
+
 #: Tie-breaks without modifiers, with the C.07 article (SB-IECG: seed 000 section C.14).
 PLAIN = {
     "DE": "6",
@@ -34,7 +36,7 @@ RATING_BASED = frozenset({"ARO", "TPR", "APRO", "PTP", "APPO"})
 _MODIFIED = re.compile(r"(?P<base>[A-Z]+)-(?P<kind>[CM])(?P<count>[1-9][0-9]?)")
 
 
-class UnknownTieBreakError(ValueError):
+class UnknownTieBreakError(ValueError, InvalidInputError):
     """A tie-break name that is not one of :data:`PLAIN` or :data:`MODIFIABLE` with an
     allowed modifier."""
 
