@@ -185,7 +185,7 @@ class ClockDesk:
         for game_id, board in await self._games(round_id, game_ids):
             times = self._shown(game_id)
             if times is None:
-                pending.append(_ready(BoardReport(game_id, board, Outcome.NO_CLOCK, "no reading")))
+                pending.append(_ready(self._unread(game_id, board)))
                 continue
             command = SetAndRun(times[0], times[1], RunMode.STOPPED, lever_toggles=True)
             pending.append(
@@ -213,7 +213,7 @@ class ClockDesk:
             record = view.record(len(view.events))
             side = self._side(game_id, record.to_move)
             if times is None:
-                pending.append(_ready(BoardReport(game_id, board, Outcome.NO_CLOCK, "no reading")))
+                pending.append(_ready(self._unread(game_id, board)))
                 continue
             command = SetAndRun(times[0], times[1], _run(side), lever_toggles=True)
             pending.append(
@@ -336,6 +336,13 @@ class ClockDesk:
             self.cancel_schedule(round_id)
 
     # Internals
+
+    def _unread(self, game_id: int, board: int) -> BoardReport:
+        """The report for a game whose clock times are not known: no board follows it, or
+        its clock has not been read."""
+        if game_id not in self._sessions:
+            return BoardReport(game_id, board, Outcome.NO_BOARD)
+        return BoardReport(game_id, board, Outcome.NO_CLOCK, "no reading")
 
     async def _send_times(
         self, game_id: int, board: int, player: str, seconds: float

@@ -318,6 +318,20 @@ async def test_pause_and_resume_keep_the_times_shown_and_run_the_side_to_move(en
     ]
 
 
+async def test_pause_and_resume_of_a_game_no_board_follows_say_no_board(engine):
+    # As the central start says for such a game: the board is what is missing, not a clock.
+    round_id, (followed, absent) = round_with(engine, 2)
+    async with desk_on(engine) as desk:
+        link = await desk.follow(round_id, followed)
+        link.push(reading(5400, 5400))
+        await link.handled()
+        paused = await desk.clocks.pause(round_id=round_id, who=ARBITER, reason="dispute")
+        resumed = await desk.clocks.resume(round_id=round_id, who=ARBITER)
+    assert paused[1] == BoardReport(absent, 2, Outcome.NO_BOARD)
+    assert resumed[1] == BoardReport(absent, 2, Outcome.NO_BOARD)
+    assert (paused[0].outcome, resumed[0].outcome) == (Outcome.PAUSED, Outcome.RESUMED)
+
+
 async def test_pause_and_resume_need_a_clock_reading(engine):
     round_id, (unread, refusing) = round_with(engine, 2)
     async with desk_on(engine) as desk:
