@@ -110,6 +110,10 @@ def _withdrawn(history: TournamentHistory, start_number: int, number: int) -> bo
     return after is not None and after < number
 
 
+#: The pairing systems that play a Berger table.
+_ROUND_ROBINS = frozenset({"round-robin", "double-round-robin"})
+
+
 def warnings_for(history: TournamentHistory, number: int) -> list[str]:
     """What breaks the Dutch system's absolute criteria in round ``number`` as paired (a
     Swiss only), and who is neither paired nor has a bye."""
@@ -122,6 +126,10 @@ def warnings_for(history: TournamentHistory, number: int) -> list[str]:
         for p in history.players
         if p.start_number not in placed and not _withdrawn(history, p.start_number, number)
     ]
+    active = sum(not _withdrawn(history, p.start_number, number) for p in history.players)
+    if history.tournament.pairing_system in _ROUND_ROBINS and active % 2 == 1:
+        # An odd number round a Berger table: one player meets the dummy and rests.
+        left_out = left_out if len(left_out) > 1 else []
     warnings = [f"not paired: {', '.join(map(str, left_out))}"] if left_out else []
     if history.tournament.pairing_system != "swiss" or not this.games:
         return warnings

@@ -174,6 +174,7 @@ async def test_an_odd_player_out_rests_in_a_round_robin(engine):
     # Berger for six with a dummy sixth: player 1 would meet the dummy, and rests.
     assert (one.games, one.byes) == ([(2, 5), (3, 4)], [])
     assert stored_pairings(engine, one.round_id) == [(1, 2, 5), (2, 3, 4)]
+    assert one.warnings == []  # the table's rest is no player left out
 
 
 async def test_a_tournament_without_a_pairing_system_is_not_paired(engine):
