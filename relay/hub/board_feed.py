@@ -244,7 +244,12 @@ class BoardFeed:
         if tracker.finished:
             return []
         handed_over = tracker.last_move_pressed if tracker.ply else was_running
-        press = press_of(tracker.board, self._shown_as_played(), handed_over=handed_over)
+        # Before any evidence, a record read by the wrong sides falls behind: two plies on
+        # is evidence too then.
+        plies = 1 if self.orientation.decided else 2
+        press = press_of(
+            tracker.board, self._shown_as_played(), handed_over=handed_over, plies=plies
+        )
         if press is None:
             return []
         return self._decided(self.orientation.consider(pressed(side, press)), wall)

@@ -42,7 +42,7 @@ from typing import Literal, get_args
 import chess
 
 from relay.domain.game.events import ClockSideDecided
-from relay.domain.game.matching import find_move
+from relay.domain.game.matching import all_sequences, find_move
 from relay.domain.game.placement import Placement
 
 __all__ = [
@@ -112,7 +112,7 @@ class Press:
 
 
 def press_of(
-    board: chess.Board, shown: Placement | None, *, handed_over: bool = False
+    board: chess.Board, shown: Placement | None, *, handed_over: bool = False, plies: int = 1
 ) -> Press | None:
     """Who pressed the clock, from the game as decided (``board``, from its start) and what
     the board showed at the press (in White's view); None when that does not tell.
@@ -122,7 +122,10 @@ def press_of(
     (``handed_over``: the last mover has pressed since their move was decided, or before
     the first move, the clock was running): then it is the next player pressing before the
     board's sweep showed their move (lightning play), or a second press, and it tells
-    nothing. The board showing one legal move more: the player to move completing it.
+    nothing. The board showing one legal move more: the player to move completing it; with
+    ``plies`` 2, two legal moves more: the second one's mover (a record that has fallen
+    behind, as it does when presses are read by the wrong sides before any evidence of
+    them: the only way out of that is evidence that does not need the record to keep up).
     Anything else (pieces in the air, a position nothing explains) tells nothing.
     """
     if shown is None:
@@ -134,6 +137,8 @@ def press_of(
         return Press(not board.turn, ply) if ply else Press(chess.BLACK, 0)
     if find_move(board, shown) is not None:
         return Press(board.turn, ply + 1)
+    if plies >= 2 and all_sequences(board, shown, 2):
+        return Press(not board.turn, ply + 2)
     return None
 
 

@@ -387,3 +387,27 @@ async def test_whites_first_press_before_the_board_shows_the_move_is_not_black_s
     await table.got.move(2)
     assert {side.white_on for side in table.got.sides()} == {"right"}
     assert [m.san for m in table.got.moves()] == ["e4", "c5"]
+
+
+@pytest.mark.anyio
+async def test_a_record_behind_before_any_evidence_still_learns_the_sides():
+    # White on the right. The clock's first reading comes after White's first press, the
+    # board already showing e4 (a busy host at the start of a lightning round): nothing says
+    # where White sits. Black's reply and press come before the record has e4: the board is
+    # two plies on, and that press is the second mover's, Black's on the left.
+    table = Table()
+    table.play("e4")
+    table.clock(60, 59, LEFT_UP)  # the first reading: White pressed the right side already
+    assert table.got.sides() == []
+    table.play("c5")
+    table.clock(59, 59, RIGHT_UP)  # Black presses the left side
+    (decided,) = table.got.sides()
+    assert (decided.white_on, decided.reason) == (
+        "right",
+        "Black pressed the left side after move 1",
+    )
+    table.play("Nf3")
+    table.clock(59, 58, LEFT_UP)  # White presses the right side
+    await table.got.move(3)
+    assert [m.san for m in table.got.moves()] == ["e4", "c5", "Nf3"]
+    assert {side.white_on for side in table.got.sides()} == {"right"}

@@ -68,6 +68,15 @@ def test_the_game_as_decided_after_the_last_mover_pressed_tells_nothing():
     assert press_of(chess.Board(), shown(), handed_over=True) is None
 
 
+def test_two_moves_more_name_the_second_mover_only_when_asked():
+    # A record fallen behind (read by the wrong sides before any evidence): the board two
+    # plies on, the press is the second mover's.
+    assert press_of(after("e4"), shown("e4", "c5", "Nf3"), plies=2) == Press(chess.WHITE, 3)
+    assert press_of(chess.Board(), shown("e4", "e5"), plies=2) == Press(chess.BLACK, 2)
+    assert press_of(after("e4"), shown("e4", "c5", "Nf3")) is None
+    assert press_of(chess.Board(), shown("e4", "e5", "Nf3"), plies=2) is None
+
+
 def test_a_board_that_explains_nothing_tells_nothing():
     in_the_air = Placement.of_board(chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"))
     assert press_of(chess.Board(), in_the_air) is None
