@@ -77,6 +77,7 @@ def build_round(url: str, games: int) -> tuple[int, list[int], list[chess.Board]
                     )
                 )
             append_events(session, game_id=game_id, events=events, recorded_at=1.0)
+            session.commit()
             boards.append(board)
     engine.dispose()
     return round_id, ids, boards

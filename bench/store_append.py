@@ -71,9 +71,11 @@ def run(url: str, moves: int) -> dict[str, dict[str, list[float]]]:
 
         def by_session(game: int) -> object:
             with Session(engine, expire_on_commit=False) as session:
-                return append_events(
+                appended = append_events(
                     session, game_id=game, events=[("move", MOVE)], recorded_at=time.time()
                 )
+                session.commit()
+                return appended
 
         appender = LogAppender(engine)
         try:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, HTTPException
 from sqlmodel import Session
 
 from relay.api.deps import AdminDep, HubDep
 from relay.api.refusals import unreadable
+from relay.api.schemas.imports import EventLoaded
 from relay.domain.formats.event_file import EventFileError, parse_event_file
 from relay.store.access import audit
 from relay.store.setup import LoadReport, load_event
@@ -45,7 +46,7 @@ async def load(
             examples=[EVENT_FILE_EXAMPLE],
         ),
     ],
-) -> dict[str, Any]:
+) -> EventLoaded:
     """Load an event file: what is new is added, what is stored stays as it is."""
     try:
         setup = parse_event_file(text)
@@ -62,11 +63,11 @@ async def load(
     except ConflictError as error:
         raise HTTPException(409, str(error)) from None
     hub.views.close()  # pairings may have changed: read rounds again when asked
-    return {
-        "tournament_id": report.tournament_id,
-        "created": report.created,
-        "players": report.players,
-        "boards": report.boards,
-        "rounds": report.rounds,
-        "games": report.games,
-    }
+    return EventLoaded(
+        tournament_id=report.tournament_id,
+        created=report.created,
+        players=report.players,
+        boards=report.boards,
+        rounds=report.rounds,
+        games=report.games,
+    )

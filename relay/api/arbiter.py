@@ -7,7 +7,7 @@ not fit the game as it stands.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, Field
@@ -16,6 +16,9 @@ from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
 from relay.api.refusals import refusals, unreadable
 from relay.api.rooms import Rooms
+from relay.api.schemas.audit import AuditRecord
+from relay.api.schemas.games import GameChanged, PgnImported
+from relay.api.schemas.rounds import RoundInfo
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
 from relay.domain.game.arbiter import ArbiterActionError
@@ -52,22 +55,20 @@ class PublishIn(BaseModel):
     published: bool = True
 
 
-def _changed(change: GameChange) -> dict[str, Any]:
+def _changed(change: GameChange) -> GameChanged:
     record = change.record
-    return {
-        "game_id": change.game_id,
-        "v": change.stored[-1].seq if change.stored else None,
-        "result": record.result,
-        "verified": record.verified,
-        "ply": len(record.moves),
-        "fen": record.board.fen(),
-    }
+    return GameChanged(
+        game_id=change.game_id,
+        v=change.stored[-1].seq if change.stored else None,
+        result=record.result,
+        verified=record.verified,
+        ply=len(record.moves),
+        fen=record.board.fen(),
+    )
 
 
 @router.post("/games/{game_id}/result")
-async def enter_result(
-    hub: HubDep, who: ArbiterDep, game_id: int, body: ResultIn
-) -> dict[str, Any]:
+async def enter_result(hub: HubDep, who: ArbiterDep, game_id: int, body: ResultIn) -> GameChanged:
     """Enter or change the game's result (it overrides the board's)."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.set_result(
@@ -77,7 +78,7 @@ async def enter_result(
 
 
 @router.post("/games/{game_id}/verify")
-async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> dict[str, Any]:
+async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> GameChanged:
     """Confirm the game's result; public standings count verified results only."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.verify(game_id=game_id, result=body.result, who=who)
@@ -85,9 +86,7 @@ async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> 
 
 
 @router.post("/games/{game_id}/moves")
-async def correct_moves(
-    hub: HubDep, who: ArbiterDep, game_id: int, body: MovesIn
-) -> dict[str, Any]:
+async def correct_moves(hub: HubDep, who: ArbiterDep, game_id: int, body: MovesIn) -> GameChanged:
     """Replace the moves from a ply on (the scoresheets disagree with the board)."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.replace_moves(
@@ -99,7 +98,7 @@ async def correct_moves(
 @router.post("/rounds/{round_id}/publish")
 async def publish(
     request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: PublishIn
-) -> dict[str, Any]:
+) -> RoundInfo:
     """Show the round to the public (or hide it again)."""
     with refusals(f"round {round_id}", ArbiterActionError):
         round_ = await hub.desk.publish(round_id=round_id, published=body.published, who=who)
@@ -111,7 +110,7 @@ async def publish(
 @router.put("/rounds/{round_id}/delay")
 async def set_delay(
     request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: DelayIn
-) -> dict[str, Any]:
+) -> RoundInfo:
     """The round's transmission delay for public views and public PGN (0-3600 s)."""
     with refusals(f"round {round_id}", ArbiterActionError):
         round_ = await hub.desk.set_delay(
@@ -131,7 +130,7 @@ async def import_pgn(
         str, Body(media_type="application/x-chess-pgn", description="one or more games")
     ],
     reason: str = "",
-) -> dict[str, Any]:
+) -> PgnImported:
     """Import PGN into the round: games it lacks are created (on the ``Board`` tag's board,
     or the next free one), games it has (matched by board, else by the players) take the
     PGN's moves and result. A bad game refuses the whole file."""
@@ -141,21 +140,23 @@ async def import_pgn(
         raise unreadable(error) from None
     with refusals(f"round {round_id}", ArbiterActionError):
         report = await hub.desk.import_pgn(round_id=round_id, games=games, who=who, reason=reason)
-    return {"created": report.created, "corrected": report.corrected, "unchanged": report.unchanged}
+    return PgnImported(
+        created=report.created, corrected=report.corrected, unchanged=report.unchanged
+    )
 
 
 @router.get("/audit")
-def audit_trail(session: SessionDep, who: ArbiterDep, limit: int = 100) -> list[dict[str, Any]]:
+def audit_trail(session: SessionDep, who: ArbiterDep, limit: int = 100) -> list[AuditRecord]:
     """The latest actions, newest first: who, when, what, on what, why."""
     return [
-        {
-            "at": entry.at,
-            "user": entry.user,
-            "role": entry.role,
-            "action": entry.action,
-            "target": entry.target,
-            "reason": entry.reason,
-            "detail": entry.detail,
-        }
+        AuditRecord(
+            at=entry.at,
+            user=entry.user,
+            role=entry.role,
+            action=entry.action,
+            target=entry.target,
+            reason=entry.reason,
+            detail=entry.detail,
+        )
         for entry in read_audit(session, limit=min(max(limit, 1), 1000))
     ]

@@ -4,13 +4,15 @@ token)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from relay.api.deps import HubDep, OperatorDep
 from relay.api.refusals import refusals
+from relay.api.schemas.boards import BoardAssignment, EBoardClockSide, GameBoardState
+from relay.api.schemas.games import DrawOfferState
 from relay.domain.clock.orientation import ClockSide
 from relay.domain.game.draw_offers import DrawOfferError
 from relay.store.tournaments import ConflictError, NotFoundError
@@ -23,7 +25,7 @@ class AssignIn(BaseModel):
 
 
 @router.put("/games/{game_id}/board")
-async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) -> dict[str, Any]:
+async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) -> BoardAssignment:
     """Assign an electronic board of the tournament to the game."""
     try:
         game = await hub.desk.assign(game_id=game_id, eboard_id=body.eboard_id, who=who)
@@ -31,7 +33,7 @@ async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) ->
         raise HTTPException(404, f"no {error}") from None
     except ConflictError as error:
         raise HTTPException(409, str(error)) from None
-    return {"game_id": game.id, "eboard_id": game.eboard_id}
+    return BoardAssignment.model_validate({"game_id": game.id, "eboard_id": game.eboard_id})
 
 
 class ClockSideIn(BaseModel):
@@ -46,31 +48,34 @@ class ClockSideIn(BaseModel):
 @router.put("/eboards/{eboard_id}/clock")
 async def clock_side(
     hub: HubDep, who: OperatorDep, eboard_id: int, body: ClockSideIn
-) -> dict[str, Any]:
+) -> EBoardClockSide:
     """Set which side of the electronic board's clock White's is. Games following the board
     read their clocks by it from now on; each records the change in its log."""
     with refusals(f"electronic board {eboard_id}"):
         eboard = await hub.set_clock_side(eboard_id=eboard_id, clock=body.clock, who=who)
-    return {"id": eboard.id, "number": eboard.number, "clock": eboard.clock}
+    return EBoardClockSide.model_validate(
+        {"id": eboard.id, "number": eboard.number, "clock": eboard.clock}
+    )
 
 
-@router.post("/games/{game_id}/attach")
-async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
+# A board's unknowns are left out, not null (see BoardHealthFields).
+@router.post("/games/{game_id}/attach", response_model_exclude_unset=True)
+async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> GameBoardState:
     """Start following the game's assigned board."""
     # No board assigned, or the board in use: 409; its port cannot be opened: 503.
     with refusals(f"game {game_id}"):
         await hub.attach_game(game_id)
-    return {"game_id": game_id, **hub.board_health(game_id)}
+    return GameBoardState.model_validate({"game_id": game_id, **hub.board_health(game_id)})
 
 
-@router.post("/games/{game_id}/detach")
-async def detach(hub: HubDep, who: OperatorDep, game_id: int) -> dict[str, Any]:
+@router.post("/games/{game_id}/detach", response_model_exclude_unset=True)
+async def detach(hub: HubDep, who: OperatorDep, game_id: int) -> GameBoardState:
     """Stop following the game's board; what it decided is saved first."""
     try:
         await hub.detach(game_id)
     except KeyError:
         raise HTTPException(409, f"game {game_id} has no board attached") from None
-    return {"game_id": game_id, **hub.board_health(game_id)}
+    return GameBoardState.model_validate({"game_id": game_id, **hub.board_health(game_id)})
 
 
 class DrawIn(BaseModel):
@@ -79,15 +84,15 @@ class DrawIn(BaseModel):
 
 
 @router.post("/games/{game_id}/draw")
-async def draw(hub: HubDep, who: OperatorDep, game_id: int, body: DrawIn) -> dict[str, Any]:
+async def draw(hub: HubDep, who: OperatorDep, game_id: int, body: DrawIn) -> DrawOfferState:
     """A draw offer, acceptance, refusal or withdrawal from the scoresheet beside the board
     (9.1.2). An accepted offer proposes the draw for the arbiter to confirm."""
     with refusals(f"game {game_id}", DrawOfferError):
         change = await hub.desk.draw(
             game_id=game_id, player=body.player, action=body.action, who=who
         )
-    return {
-        "game_id": game_id,
-        "draw_offer": change.record.draw_offer,
-        "proposed_result": change.record.proposed_result,
-    }
+    return DrawOfferState(
+        game_id=game_id,
+        draw_offer=change.record.draw_offer,
+        proposed_result=change.record.proposed_result,
+    )

@@ -9,13 +9,22 @@ acknowledged, ``refused``, ``no acknowledgement``, ``no clock``, ``no board``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep
 from relay.api.refusals import refusals
+from relay.api.schemas.clocks import (
+    BoardClockReport,
+    ClockAction,
+    ConfirmedTimeChange,
+    ProposedPenalty,
+    ProposedTimeChange,
+    RoundClockState,
+    TimeChangeInfo,
+)
 from relay.hub.clock_desk import (
     CAUSES,
     CONFIRM_SECONDS,
@@ -58,49 +67,49 @@ class TimeChangeIn(BaseModel):
     reason: str = Field(min_length=1, description="the arbiter's own words, kept with it")
 
 
-def _reports(reports: list[BoardReport]) -> list[dict[str, Any]]:
+def _reports(reports: list[BoardReport]) -> list[BoardClockReport]:
     return [
-        {
-            "game_id": report.game_id,
-            "board": report.board,
-            "outcome": report.outcome.value,
-            "detail": report.detail,
-        }
+        BoardClockReport(
+            game_id=report.game_id,
+            board=report.board,
+            outcome=report.outcome.value,
+            detail=report.detail,
+        )
         for report in reports
     ]
 
 
-def _round_clocks(state: RoundClocks | None) -> dict[str, Any]:
+def _round_clocks(state: RoundClocks | None) -> RoundClockState:
     if state is None:
-        return {"action": None, "at": None, "reports": [], "scheduled_at": None}
-    return {
-        "action": state.action or None,
-        "at": state.at,
-        "reports": _reports(state.reports),
-        "scheduled_at": state.scheduled_at,
-    }
+        return RoundClockState(action=None, at=None, reports=[], scheduled_at=None)
+    return RoundClockState(
+        action=state.action or None,
+        at=state.at,
+        reports=_reports(state.reports),
+        scheduled_at=state.scheduled_at,
+    )
 
 
-def _change(change: TimeChange) -> dict[str, Any]:
-    return {
-        "token": change.token,
-        "game_id": change.game_id,
-        "player": change.player,
-        "change": change.change,
-        "seconds": change.seconds,
-        "cause": change.cause,
-        "reason": change.reason,
-        "before": change.before,
-        "after": change.after,
-        "asked_by": change.asked_by,
-        "expires": change.expires,
-    }
+def _change(change: TimeChange) -> TimeChangeInfo:
+    return TimeChangeInfo(
+        token=change.token,
+        game_id=change.game_id,
+        player=change.player,
+        change=change.change,
+        seconds=change.seconds,
+        cause=change.cause,
+        reason=change.reason,
+        before=change.before,
+        after=change.after,
+        asked_by=change.asked_by,
+        expires=change.expires,
+    )
 
 
 @router.post("/rounds/{round_id}/clocks/start")
 async def start_clocks(
     hub: HubDep, who: ArbiterDep, round_id: int, body: StartIn | None = None
-) -> dict[str, Any]:
+) -> RoundClockState | ClockAction:
     """Set every clock of the round (or of the chosen games) to the time control's starting
     time and start White's: now, or at ``at`` (the answer then only confirms the schedule;
     ``GET .../clocks`` shows the countdown and, afterwards, the outcome per board)."""
@@ -114,11 +123,11 @@ async def start_clocks(
             )
             return _round_clocks(state)
         reports = await hub.clocks.start(round_id=round_id, game_ids=body.games, who=who)
-    return {"action": "start", "reports": _reports(reports)}
+    return ClockAction(action="start", reports=_reports(reports))
 
 
 @router.delete("/rounds/{round_id}/clocks/schedule")
-async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: int) -> dict[str, Any]:
+async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: int) -> RoundClockState:
     """Call off a scheduled start."""
     if not hub.clocks.cancel_schedule(round_id):
         raise HTTPException(404, f"round {round_id} has no scheduled start")
@@ -126,7 +135,7 @@ async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: int) -> dict[str,
 
 
 @router.get("/rounds/{round_id}/clocks")
-async def round_clocks(hub: HubDep, who: ArbiterDep, round_id: int) -> dict[str, Any]:
+async def round_clocks(hub: HubDep, who: ArbiterDep, round_id: int) -> RoundClockState:
     """The last central clock action on the round, per board, and any scheduled start."""
     return _round_clocks(hub.clocks.rounds.get(round_id))
 
@@ -134,31 +143,31 @@ async def round_clocks(hub: HubDep, who: ArbiterDep, round_id: int) -> dict[str,
 @router.post("/rounds/{round_id}/clocks/pause")
 async def pause_clocks(
     hub: HubDep, who: ArbiterDep, round_id: int, body: PauseIn | None = None
-) -> dict[str, Any]:
+) -> ClockAction:
     """Stop both clocks of every board of the round (or of the chosen games)."""
     body = body or PauseIn()
     with refusals(f"round {round_id}", ClockControlError):
         reports = await hub.clocks.pause(
             round_id=round_id, game_ids=body.games, who=who, reason=body.reason
         )
-    return {"action": "pause", "reports": _reports(reports)}
+    return ClockAction(action="pause", reports=_reports(reports))
 
 
 @router.post("/rounds/{round_id}/clocks/resume")
 async def resume_clocks(
     hub: HubDep, who: ArbiterDep, round_id: int, body: ResumeIn | None = None
-) -> dict[str, Any]:
+) -> ClockAction:
     """Start the clock of the side to move on every board again."""
     body = body or ResumeIn()
     with refusals(f"round {round_id}", ClockControlError):
         reports = await hub.clocks.resume(round_id=round_id, game_ids=body.games, who=who)
-    return {"action": "resume", "reports": _reports(reports)}
+    return ClockAction(action="resume", reports=_reports(reports))
 
 
 @router.post("/games/{game_id}/clock/changes")
 async def propose_time_change(
     hub: HubDep, who: ArbiterDep, game_id: int, body: TimeChangeIn
-) -> dict[str, Any]:
+) -> ProposedTimeChange:
     """Step one of a time change: see the time before and after. Nothing changes until
     ``POST /api/clock-changes/{token}/confirm`` within the confirmation window."""
     with refusals(f"game {game_id}", ClockControlError):
@@ -171,7 +180,7 @@ async def propose_time_change(
             reason=body.reason,
             who=who,
         )
-    return {**_change(change), "confirm_within": CONFIRM_SECONDS}
+    return ProposedTimeChange(**_change(change).model_dump(), confirm_within=CONFIRM_SECONDS)
 
 
 class PenaltyIn(BaseModel):
@@ -184,7 +193,7 @@ class PenaltyIn(BaseModel):
 @router.post("/games/{game_id}/clock/penalties")
 async def propose_penalty(
     hub: HubDep, who: ArbiterDep, game_id: int, body: PenaltyIn
-) -> dict[str, Any]:
+) -> ProposedPenalty:
     """Step one of the Laws' time penalty: for the game's last completed illegal move, time
     for the opponent (two minutes, one in rapid and blitz) and the offender's increment
     back; for a wrong draw claim, time for the claimant's opponent. Each change comes with
@@ -193,12 +202,14 @@ async def propose_penalty(
         changes = await hub.clocks.propose_penalty(
             game_id=game_id, kind=body.kind, claimant=body.claimant, who=who
         )
-    return {"changes": [_change(change) for change in changes], "confirm_within": CONFIRM_SECONDS}
+    return ProposedPenalty(
+        changes=[_change(change) for change in changes], confirm_within=CONFIRM_SECONDS
+    )
 
 
 @router.post("/clock-changes/{token}/confirm")
-async def confirm_time_change(hub: HubDep, who: ArbiterDep, token: str) -> dict[str, Any]:
+async def confirm_time_change(hub: HubDep, who: ArbiterDep, token: str) -> ConfirmedTimeChange:
     """Step two: record the change (who, when, why) and send it to the board's clock."""
     with refusals("time change", ClockControlError):
         change, report = await hub.clocks.confirm_change(token=token, who=who)
-    return {**_change(change), "clock": _reports([report])[0]}
+    return ConfirmedTimeChange(**_change(change).model_dump(), clock=_reports([report])[0])

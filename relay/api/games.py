@@ -17,6 +17,11 @@ from sqlmodel import Session
 
 from relay.api.board_range import parse_board_range
 from relay.api.deps import HubDep, OperatorDep, SessionDep, ViewerDep
+from relay.api.schemas.boards import RoundBoard
+from relay.api.schemas.games import GameDetail, GameSummary
+from relay.api.schemas.rounds import RoundInfo
+from relay.api.schemas.tokens import Health, WhoAmI
+from relay.api.schemas.tournaments import EBoardInfo, StartingListEntry, TournamentSummary
 from relay.domain.formats.pgn import render_round
 from relay.hub.game_views import GameView, player_view
 from relay.hub.hub import Hub
@@ -36,8 +41,21 @@ from relay.store.tournaments import (
 router = APIRouter(prefix="/api", tags=["read"])
 
 PGN_MEDIA_TYPE = "application/x-chess-pgn"
-PGN_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"content": {PGN_MEDIA_TYPE: {}}}}
-PGN_ROUTE: dict[str, Any] = {"response_class": PlainTextResponse, "responses": PGN_RESPONSE}
+
+
+class PgnResponse(PlainTextResponse):
+    """PGN text (described as such in the OpenAPI document)."""
+
+    media_type = PGN_MEDIA_TYPE
+
+
+class PgnStreamResponse(StreamingResponse):
+    """A chunked stream of PGN text."""
+
+    media_type = PGN_MEDIA_TYPE
+
+
+PGN_ROUTE: dict[str, Any] = {"response_class": PgnResponse}
 #: How often the chunked PGN stream looks for changed games.
 STREAM_POLL_SECONDS = 0.5
 
@@ -61,64 +79,71 @@ def visible_round(session: Session, round_id: int, identity: Identity | None) ->
     return round_
 
 
-def round_view(round_: Round) -> dict[str, Any]:
-    return {
-        "id": round_.id,
-        "tournament_id": round_.tournament_id,
-        "number": round_.number,
-        "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
-        "published": round_.published,
-        "delay_seconds": round_.delay_seconds,
-    }
+def round_view(round_: Round) -> RoundInfo:
+    return RoundInfo.model_validate(
+        {
+            "id": round_.id,
+            "tournament_id": round_.tournament_id,
+            "number": round_.number,
+            "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
+            "published": round_.published,
+            "delay_seconds": round_.delay_seconds,
+        }
+    )
 
 
 @router.get("/health", tags=["service"])
-def health() -> dict[str, str]:
+def health() -> Health:
     """Liveness check for load balancers and container health checks."""
-    return {"status": "ok"}
+    return Health(status="ok")
 
 
 @router.get("/tournaments")
-def tournaments(session: SessionDep) -> list[dict[str, Any]]:
+def tournaments(session: SessionDep) -> list[TournamentSummary]:
     return [
-        {
-            "id": t.id,
-            "name": t.name,
-            "site": t.site,
-            "start_date": t.start_date.isoformat() if t.start_date else None,
-            "end_date": t.end_date.isoformat() if t.end_date else None,
-            "time_control": t.time_control,
-            "rounds_planned": t.rounds_planned,
-        }
+        TournamentSummary.model_validate(
+            {
+                "id": t.id,
+                "name": t.name,
+                "site": t.site,
+                "start_date": t.start_date.isoformat() if t.start_date else None,
+                "end_date": t.end_date.isoformat() if t.end_date else None,
+                "time_control": t.time_control,
+                "rounds_planned": t.rounds_planned,
+            }
+        )
         for t in list_tournaments(session)
     ]
 
 
 @router.get("/tournaments/{tournament_id}/players")
-def players(session: SessionDep, tournament_id: int) -> list[dict[str, Any]]:
+def players(session: SessionDep, tournament_id: int) -> list[StartingListEntry]:
     """The starting list, by start number."""
     tournament_or_404(session, tournament_id)
     return [
-        {"id": p.id, **player_view(p)} for p in list_players(session, tournament_id=tournament_id)
+        StartingListEntry.model_validate({"id": p.id, **player_view(p)})
+        for p in list_players(session, tournament_id=tournament_id)
     ]
 
 
 @router.get("/tournaments/{tournament_id}/eboards")
-def eboards(session: SessionDep, who: OperatorDep, tournament_id: int) -> list[dict[str, Any]]:
+def eboards(session: SessionDep, who: OperatorDep, tournament_id: int) -> list[EBoardInfo]:
     """The tournament's electronic boards (operators and up: ports are not public)."""
     tournament_or_404(session, tournament_id)
     return [
-        {"id": b.id, "number": b.number, "driver": b.driver, "url": b.url, "clock": b.clock}
+        EBoardInfo.model_validate(
+            {"id": b.id, "number": b.number, "driver": b.driver, "url": b.url, "clock": b.clock}
+        )
         for b in list_eboards(session, tournament_id=tournament_id)
     ]
 
 
 @router.get("/me")
-def me(identity: ViewerDep) -> dict[str, Any]:
+def me(identity: ViewerDep) -> WhoAmI:
     """Who the token belongs to: ``{"user": ..., "role": ...}``; nulls without a token."""
     if identity is None:
-        return {"user": None, "role": None}
-    return {"user": identity.user, "role": identity.role}
+        return WhoAmI(user=None, role=None)
+    return WhoAmI(user=identity.user, role=identity.role)
 
 
 @router.get("/tournaments/{tournament_id}/games.pgn", **PGN_ROUTE)
@@ -155,17 +180,17 @@ def tournament_or_404(session: Session, tournament_id: int) -> Tournament:
 
 
 @router.get("/rounds")
-def rounds(session: SessionDep, identity: ViewerDep) -> list[dict[str, Any]]:
+def rounds(session: SessionDep, identity: ViewerDep) -> list[RoundInfo]:
     """Every round the reader may see, in tournament and round order."""
     return [round_view(r) for r in list_rounds(session) if identity is not None or r.published]
 
 
 @router.get("/rounds/{round_id}")
-def round_detail(session: SessionDep, identity: ViewerDep, round_id: int) -> dict[str, Any]:
+def round_detail(session: SessionDep, identity: ViewerDep, round_id: int) -> RoundInfo:
     return round_view(visible_round(session, round_id, identity))
 
 
-@router.get("/rounds/{round_id}/games")
+@router.get("/rounds/{round_id}/games", response_model=list[GameSummary])
 async def round_games(
     hub: HubDep,
     session: SessionDep,
@@ -225,14 +250,14 @@ async def round_skeleton(
     return PlainTextResponse(render_round(view.pgn(0) for view in views), media_type=PGN_MEDIA_TYPE)
 
 
-@router.get("/rounds/{round_id}/stream.pgn", responses=PGN_RESPONSE)
+@router.get("/rounds/{round_id}/stream.pgn", response_class=PgnStreamResponse)
 async def round_pgn_stream(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
 ) -> StreamingResponse:
     """A chunked stream: every game of the round first, then each game again, whole,
     whenever it changes."""
     round_ = visible_round(session, round_id, identity)
-    return StreamingResponse(_pgn_stream(hub, round_, identity), media_type=PGN_MEDIA_TYPE)
+    return PgnStreamResponse(_pgn_stream(hub, round_, identity), media_type=PGN_MEDIA_TYPE)
 
 
 async def _pgn_stream(hub: Hub, round_: Round, identity: Identity | None) -> AsyncIterator[str]:
@@ -251,27 +276,33 @@ async def _pgn_stream(hub: Hub, round_: Round, identity: Identity | None) -> Asy
         await asyncio.sleep(STREAM_POLL_SECONDS)
 
 
-@router.get("/rounds/{round_id}/boards")
+@router.get(
+    "/rounds/{round_id}/boards",
+    # A board's unknowns are left out, not null (see BoardHealthFields).
+    response_model_exclude_unset=True,
+)
 def round_boards(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
-) -> list[dict[str, Any]]:
+) -> list[RoundBoard]:
     """Board health: which electronic board plays which game, and whether it is connected."""
     round_ = visible_round(session, round_id, identity)
     eboards = {b.id: b for b in list_eboards(session, tournament_id=round_.tournament_id)}
-    health = []
+    health: list[RoundBoard] = []
     for game in list_games(session, round_id=round_id):
         assert game.id is not None
         eboard = eboards.get(game.eboard_id) if game.eboard_id is not None else None
         health.append(
-            {
-                "game_id": game.id,
-                "board": game.board,
-                "eboard": eboard.number if eboard else None,
-                "eboard_id": eboard.id if eboard else None,
-                "url": eboard.url if eboard and identity is not None else None,
-                "clock_setting": eboard.clock if eboard else None,
-                **hub.board_health(game.id),
-            }
+            RoundBoard.model_validate(
+                {
+                    "game_id": game.id,
+                    "board": game.board,
+                    "eboard": eboard.number if eboard else None,
+                    "eboard_id": eboard.id if eboard else None,
+                    "url": eboard.url if eboard and identity is not None else None,
+                    "clock_setting": eboard.clock if eboard else None,
+                    **hub.board_health(game.id),
+                }
+            )
         )
     return health
 
@@ -285,7 +316,7 @@ async def game_pgn(
     return PlainTextResponse(view.pgn(view.version_at(cut)), media_type=PGN_MEDIA_TYPE)
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameDetail)
 async def game(
     hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: int
 ) -> dict[str, Any]:

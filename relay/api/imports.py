@@ -9,7 +9,7 @@ nothing is stored either way.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, HTTPException, Query
 from sqlmodel import Session
@@ -17,14 +17,15 @@ from sqlmodel import Session
 from relay.api.deps import AdminDep, HubDep
 from relay.api.games import PGN_MEDIA_TYPE
 from relay.api.refusals import unreadable
+from relay.api.schemas.imports import TournamentImported
 from relay.domain.errors import InvalidInputError
 from relay.domain.formats.pgn_import import PgnImportError
 from relay.domain.formats.trf import TrfError, parse_trf
 from relay.hub.hub import Hub
+from relay.hub.pgn_event_import import EventGame, event_games, import_event_pgn
+from relay.hub.trf_import import ImportReport, TrfImportError, import_trf
 from relay.store.access import Identity, audit
-from relay.store.pgn_event_import import EventGame, event_games, import_event_pgn
 from relay.store.tournaments import ConflictError
-from relay.store.trf_import import ImportReport, TrfImportError, import_trf
 
 router = APIRouter(prefix="/api", tags=["admin"])
 
@@ -47,16 +48,16 @@ async def import_tournament_trf(
         ),
     ],
     publish: Annotated[bool, PUBLISH] = False,
-) -> dict[str, Any]:
+) -> TournamentImported:
     """Create a tournament from a tournament report file: players, rounds, games, verified
-    results and byes (see ``relay.store.trf_import`` for the choices a TRF leaves open)."""
+    results and byes (see ``relay.hub.trf_import`` for the choices a TRF leaves open)."""
     try:
         trf = parse_trf(text)
     except TrfError as error:
         raise unreadable(error, "TRF") from None
 
     def work(session: Session) -> ImportReport:
-        report = import_trf(session, trf, who_user=who.user, publish=publish, commit=False)
+        report = import_trf(session, trf, who_user=who.user, publish=publish)
         _audit(session, who, "import-trf", report)
         return report
 
@@ -74,19 +75,17 @@ async def import_tournament_pgn(
         str | None, Query(description="the tournament's name (default: the games' Event tag)")
     ] = None,
     publish: Annotated[bool, PUBLISH] = False,
-) -> dict[str, Any]:
+) -> TournamentImported:
     """Create a tournament from its event's PGN: players from the tags (start numbers by
     rating, then name), rounds and boards from ``Round "r.b"``, verified results, and
-    moves when the games have them (see ``relay.store.pgn_event_import``)."""
+    moves when the games have them (see ``relay.hub.pgn_event_import``)."""
     try:
         games: list[EventGame] = event_games(text)
     except PgnImportError as error:
         raise unreadable(error, "PGN") from None
 
     def work(session: Session) -> ImportReport:
-        report = import_event_pgn(
-            session, games, who_user=who.user, name=name, publish=publish, commit=False
-        )
+        report = import_event_pgn(session, games, who_user=who.user, name=name, publish=publish)
         _audit(session, who, "import-pgn-event", report)
         return report
 
@@ -100,7 +99,6 @@ def _audit(session: Session, who: Identity, action: str, report: ImportReport) -
         action=action,
         target=f"tournament {report.tournament_id}",
         detail={"players": report.players, "rounds": report.rounds, "games": report.games},
-        commit=False,
     )
     session.commit()
 
@@ -110,7 +108,7 @@ async def _store(
     work: Callable[[Session], ImportReport],
     unreadable_file: tuple[type[InvalidInputError], ...],
     what: str,
-) -> dict[str, Any]:
+) -> TournamentImported:
     try:
         report = await hub.recorder.run(work)
     except ConflictError as error:
@@ -120,10 +118,10 @@ async def _store(
     # New rounds have new ids, but a cache must never hold one from before (an id reused).
     for round_id in report.round_ids:
         hub.views.forget(round_id)
-    return {
-        "tournament_id": report.tournament_id,
-        "players": report.players,
-        "rounds": report.rounds,
-        "games": report.games,
-        "notes": list(report.notes),
-    }
+    return TournamentImported(
+        tournament_id=report.tournament_id,
+        players=report.players,
+        rounds=report.rounds,
+        games=report.games,
+        notes=list(report.notes),
+    )

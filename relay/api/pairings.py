@@ -17,6 +17,14 @@ from sqlmodel import Session
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep, ViewerDep
 from relay.api.refusals import refusals
+from relay.api.schemas.pairings import (
+    PairedBye,
+    PairedGame,
+    RequestedBye,
+    RoundPairingsInfo,
+    TournamentRules,
+    Withdrawal,
+)
 from relay.domain.formats.event_file import PAIRING_SYSTEMS
 from relay.domain.formats.trf import TrfError, render_trf
 from relay.domain.tournament.tie_break_names import parse_order
@@ -66,25 +74,25 @@ class RulesIn(BaseModel):
     )
 
 
-def _view(pairings: RoundPairings) -> dict[str, Any]:
-    return {
-        "round_id": pairings.round_id,
-        "number": pairings.number,
-        "published": pairings.published,
-        "games": [
-            {"board": board, "white": white, "black": black}
+def _view(pairings: RoundPairings) -> RoundPairingsInfo:
+    return RoundPairingsInfo(
+        round_id=pairings.round_id,
+        number=pairings.number,
+        published=pairings.published,
+        games=[
+            PairedGame(board=board, white=white, black=black)
             for board, (white, black) in enumerate(pairings.games, start=1)
         ],
-        "byes": [{"player": player, "kind": kind} for player, kind in pairings.byes],
-        "warnings": pairings.warnings,
-    }
+        byes=[PairedBye(player=player, kind=kind) for player, kind in pairings.byes],
+        warnings=pairings.warnings,
+    )
 
 
 _REFUSED = (PairingRefusedError, ConflictError, PairingEngineError, TrfError)
 
 
 @router.post("/tournaments/{tournament_id}/rounds/next")
-async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> dict[str, Any]:
+async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> RoundPairingsInfo:
     """Pair the next round by the tournament's system, as an unpublished round for the
     arbiter to check, edit and publish. Refused (409) while a result is not verified."""
     with refusals(f"tournament {tournament_id}", *_REFUSED):
@@ -95,7 +103,7 @@ async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> d
 @router.get("/rounds/{round_id}/pairings")
 async def round_pairings(
     hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
-) -> dict[str, Any]:
+) -> RoundPairingsInfo:
     """The round's games and byes by start number, with what breaks the pairing rules."""
     with refusals(f"round {round_id}"):
         round_ = get_round(session, round_id=round_id)
@@ -108,7 +116,7 @@ async def round_pairings(
 @router.put("/rounds/{round_id}/pairings")
 async def edit_pairings(
     hub: HubDep, who: ArbiterDep, round_id: int, body: PairingsIn
-) -> dict[str, Any]:
+) -> RoundPairingsInfo:
     """Replace the round's pairings (until a game of it begins); the answer lists what
     breaks the pairing rules, for the arbiter to weigh."""
     with refusals(f"round {round_id}", *_REFUSED):
@@ -130,7 +138,7 @@ async def request_bye(
     number: int,
     start_number: int,
     body: RequestedByeIn,
-) -> dict[str, Any]:
+) -> RequestedBye:
     """A bye the player asked for, in a round not yet paired."""
     if body.kind not in (None, "half", "full", "zero"):
         raise HTTPException(422, "a requested bye is half, full or zero")
@@ -142,13 +150,15 @@ async def request_bye(
             kind=body.kind,
             who=who,
         )
-    return {"round_id": round_.id, "number": round_.number, "player": start_number}
+    return RequestedBye.model_validate(
+        {"round_id": round_.id, "number": round_.number, "player": start_number}
+    )
 
 
 @router.put("/tournaments/{tournament_id}/players/{start_number}/withdrawal")
 async def withdraw_player(
     hub: HubDep, who: ArbiterDep, tournament_id: int, start_number: int, body: WithdrawalIn
-) -> dict[str, Any]:
+) -> Withdrawal:
     """The player withdraws after a round (seed 004 ch. 12) and is paired no more."""
     with refusals(f"player {start_number}", *_REFUSED):
         await hub.pairings.withdraw(
@@ -157,13 +167,13 @@ async def withdraw_player(
             after_round=body.after_round,
             who=who,
         )
-    return {"player": start_number, "withdrawn_after": body.after_round}
+    return Withdrawal(player=start_number, withdrawn_after=body.after_round)
 
 
 @router.put("/tournaments/{tournament_id}/rules")
 async def set_rules(
     hub: HubDep, who: ArbiterDep, tournament_id: int, body: RulesIn
-) -> dict[str, Any]:
+) -> TournamentRules:
     """Change the tournament's pairing system, its tie-break order, or both: only the fields
     in the body change (``{}`` changes nothing). The answer is the rules as now stored; what
     changed is audited."""
@@ -195,7 +205,6 @@ async def set_rules(
                 tournament_id=tournament_id,
                 pairing_system=after["pairing_system"],
                 tie_breaks=after["tie_breaks"],
-                commit=False,
             )
             audit(
                 session,
@@ -203,16 +212,24 @@ async def set_rules(
                 action="set-rules",
                 target=f"tournament {tournament_id}",
                 detail=changed,
-                commit=False,
             )
             session.commit()
         return after
 
     with refusals(f"tournament {tournament_id}"):
-        return await hub.recorder.run(store)
+        return TournamentRules.model_validate(await hub.recorder.run(store))
 
 
-@router.get("/tournaments/{tournament_id}/report.trf", response_class=PlainTextResponse)
+@router.get(
+    "/tournaments/{tournament_id}/report.trf",
+    response_class=PlainTextResponse,
+    responses={
+        200: {
+            "description": "The tournament report, TRF16 or TRF-2026",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    },
+)
 async def tournament_report(
     hub: HubDep,
     session: SessionDep,

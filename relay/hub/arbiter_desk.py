@@ -119,6 +119,7 @@ class ArbiterDesk:
                 action="publish" if published else "unpublish",
                 target=f"round {round_id}",
             )
+            session.commit()
             return round_
 
         return await self._recorder.run(work)
@@ -138,6 +139,7 @@ class ArbiterDesk:
                 reason=reason,
                 detail={"from": before, "to": seconds},
             )
+            session.commit()
             return round_
 
         return await self._recorder.run(work)
@@ -152,6 +154,7 @@ class ArbiterDesk:
                 target=f"game {game_id}",
                 detail={"eboard": eboard_id},
             )
+            session.commit()
             return game
 
         game: Game = await self._recorder.run(work)
@@ -175,7 +178,6 @@ class ArbiterDesk:
                 target=f"round {round_id}",
                 reason=reason,
                 detail={"created": importer.created, "corrected": importer.corrected},
-                commit=False,
             )
             session.commit()
             report = ImportReport(importer.created, importer.corrected, importer.unchanged)
@@ -289,7 +291,6 @@ class _Importer:
             game_id=game_id,
             events=[(event.kind, event_data(event)) for event in events],
             recorded_at=at,
-            commit=False,
         )
 
     def _find(self, imported: ImportedGame) -> Pairing | None:
@@ -310,7 +311,6 @@ class _Importer:
             board=board,
             white_id=self._player(imported.white),
             black_id=self._player(imported.black),
-            commit=False,
         )
         assert game.id is not None
         self._pairings = round_pairings(self._session, round_id=self._round_id)
@@ -326,7 +326,6 @@ class _Importer:
                 tournament_id=self._tournament_id,
                 start_number=number,
                 name=name,
-                commit=False,
             )
             self._players[name] = player
         assert player.id is not None

@@ -243,7 +243,9 @@ class Hub:
                 target=f"eboard {eboard_id}",
                 detail={"before": before, "after": clock},
             )
-            return eboard, games_on_eboard(session, eboard_id=eboard_id)
+            games = games_on_eboard(session, eboard_id=eboard_id)
+            session.commit()
+            return eboard, games
 
         eboard, games = await self.recorder.run(work)
         for game_id in games:

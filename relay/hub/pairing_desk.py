@@ -109,7 +109,7 @@ class PairingDesk:
                 assert last.round.id is not None
                 round_id = last.round.id
             else:
-                made = create_round(session, tournament_id=tid, number=number, commit=False)
+                made = create_round(session, tournament_id=tid, number=number)
                 assert made.id is not None
                 round_id = made.id
             _set_pairings(session, history, round_id, games, byes)
@@ -119,7 +119,6 @@ class PairingDesk:
                 action="pair-round",
                 target=f"round {round_id}",
                 detail={"system": system, "number": number, "games": len(games)},
-                commit=False,
             )
             session.commit()
             return round_id
@@ -150,7 +149,6 @@ class PairingDesk:
                 target=f"round {round_id}",
                 reason=reason,
                 detail={"games": [list(g) for g in games], "byes": [list(b) for b in byes]},
-                commit=False,
             )
             session.commit()
 
@@ -170,16 +168,13 @@ class PairingDesk:
             )
             assert history_round.id is not None
             assert player.id is not None
-            set_bye(
-                session, round_id=history_round.id, player_id=player.id, kind=kind, commit=False
-            )
+            set_bye(session, round_id=history_round.id, player_id=player.id, kind=kind)
             audit(
                 session,
                 who=who,
                 action="bye",
                 target=f"round {history_round.id}",
                 detail={"player": start_number, "kind": kind},
-                commit=False,
             )
             session.commit()
             return history_round
@@ -197,14 +192,13 @@ class PairingDesk:
                 session, tournament_id=tournament_id, start_number=start_number
             )
             assert player.id is not None
-            withdraw(session, player_id=player.id, after_round=after_round, commit=False)
+            withdraw(session, player_id=player.id, after_round=after_round)
             audit(
                 session,
                 who=who,
                 action="withdraw" if after_round is not None else "reinstate",
                 target=f"player {player.id}",
                 detail={"start_number": start_number, "after_round": after_round},
-                commit=False,
             )
             session.commit()
 
@@ -232,7 +226,6 @@ def _set_pairings(
         round_id=round_id,
         games=[(player(white), player(black)) for white, black in games],
         byes=[(player(number), kind) for number, kind in byes],
-        commit=False,
     )
 
 

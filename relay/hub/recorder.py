@@ -36,6 +36,15 @@ def _in_session(engine: Engine, work: Callable[[Session], T]) -> T:
         return work(session)
 
 
+def _in_transaction(engine: Engine, work: Callable[[Session], T]) -> T:
+    """Run ``work`` in one transaction: committed when it returns (whatever it left
+    uncommitted), rolled back if it raises."""
+    with Session(engine, expire_on_commit=False) as session:
+        result = work(session)
+        session.commit()
+        return result
+
+
 async def read_store(engine: Engine, work: Callable[[Session], T]) -> T:
     """Run ``work`` with a session of its own on a worker thread, beside the writer (SQLite's
     write-ahead log lets readers and the writer go on at once)."""
@@ -54,9 +63,15 @@ class GameRecorder:
         self._closed = False
 
     async def run(self, work: Callable[[Session], T]) -> T:
-        """Run ``work`` with a session on the store thread."""
+        """Run ``work`` with a session on the store thread, as one transaction.
+
+        The store's data functions never commit: ``work`` composes the transaction and
+        commits it (``session.commit()``) before returning; whatever it leaves uncommitted
+        is committed when it returns, and nothing is if it raises. Publish only after this
+        returns: an event is committed before it is published.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, _in_session, self._engine, work)
+        return await loop.run_in_executor(self._writer, _in_transaction, self._engine, work)
 
     async def read(self, work: Callable[[Session], T]) -> T:
         """Run ``work``, which only reads, beside the store thread (see :func:`read_store`)."""
@@ -96,7 +111,6 @@ class GameRecorder:
                 game_id=game_id,
                 events=[(event.kind, event_data(event)) for event in events],
                 recorded_at=time.time(),
-                commit=False,
             )
             also(session)
             session.commit()
@@ -136,7 +150,6 @@ def audited(
             target=f"game {game_id}",
             reason=reason,
             detail=detail,
-            commit=False,
         )
 
     return write

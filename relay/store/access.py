@@ -97,8 +97,9 @@ def audit(
     target: str,
     reason: str = "",
     detail: Mapping[str, Any] | None = None,
-    commit: bool = True,
 ) -> AuditEntry:
+    """Add an entry to the audit trail, in the caller's transaction (the caller commits it
+    with the change it records, so neither is stored without the other)."""
     entry = AuditEntry(
         at=time.time(),
         user=who.user,
@@ -109,8 +110,7 @@ def audit(
         detail=json.dumps(dict(detail or {}), separators=(",", ":")),
     )
     session.add(entry)
-    if commit:
-        session.commit()
+    session.flush()
     return entry
 
 

@@ -51,10 +51,9 @@ def append_events(
     game_id: int,
     events: Sequence[tuple[str, Mapping[str, Any]]],
     recorded_at: float,
-    commit: bool = True,
 ) -> list[StoredEvent]:
-    """Append ``(kind, data)`` events to a game's log and commit them as one transaction
-    (or leave the commit to the caller, who has more to write with them).
+    """Append ``(kind, data)`` events to a game's log, in the caller's transaction: the
+    caller commits them (with whatever else it writes with them) before publishing them.
 
     Sequence numbers continue the game's log. The unique (game, seq) constraint makes a
     second writer fail rather than fork the log. (A live round's moves take a faster path
@@ -75,8 +74,6 @@ def append_events(
                 for item in stored
             ],
         )
-    if commit:
-        session.commit()
     return stored
 
 

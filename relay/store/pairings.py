@@ -1,5 +1,8 @@
 """Data functions for what the tournament engine changes: a round's pairings and byes,
-withdrawals, and a tournament's pairing system and tie-break order."""
+withdrawals, and a tournament's pairing system and tie-break order.
+
+None of them commits: the caller owns the transaction (see :mod:`relay.store.tournaments`).
+"""
 
 from __future__ import annotations
 
@@ -55,7 +58,6 @@ def set_pairings(
     round_id: int,
     games: Sequence[tuple[int, int]],
     byes: Sequence[tuple[int, str]],
-    commit: bool = True,
 ) -> None:
     """Replace the round's games (board 1 first, ``(white, black)`` player ids) and byes.
 
@@ -104,15 +106,10 @@ def set_pairings(
         )
     for player_id, kind in byes:
         session.add(Bye(round_id=round_id, player_id=player_id, kind=kind))
-    if commit:
-        session.commit()
-    else:
-        session.flush()
+    session.flush()
 
 
-def set_bye(
-    session: Session, *, round_id: int, player_id: int, kind: str | None, commit: bool = True
-) -> None:
+def set_bye(session: Session, *, round_id: int, player_id: int, kind: str | None) -> None:
     """Give ``player_id`` a bye of ``kind`` in the round (None takes it away). A player
     already paired in the round cannot have one."""
     round_ = get_round(session, round_id=round_id)
@@ -132,22 +129,17 @@ def set_bye(
     session.exec(delete(Bye).where(col(Bye.round_id) == round_id, col(Bye.player_id) == player_id))
     if kind is not None:
         session.add(Bye(round_id=round_id, player_id=player_id, kind=kind))
-    if commit:
-        session.commit()
+    session.flush()
 
 
-def withdraw(
-    session: Session, *, player_id: int, after_round: int | None, commit: bool = True
-) -> Player:
+def withdraw(session: Session, *, player_id: int, after_round: int | None) -> Player:
     """The player plays no round after ``after_round`` (None: back in the tournament)."""
     player = session.get(Player, player_id)
     if player is None:
         raise NotFoundError(f"no player {player_id}")
     player.withdrawn_after = after_round
     session.add(player)
-    if commit:
-        session.commit()
-        session.refresh(player)
+    session.flush()
     return player
 
 
@@ -157,15 +149,12 @@ def set_tournament_rules(
     tournament_id: int,
     pairing_system: str | None,
     tie_breaks: Sequence[str] | None,
-    commit: bool = True,
 ) -> Tournament:
     tournament = get_tournament(session, tournament_id=tournament_id)
     tournament.pairing_system = pairing_system
     tournament.tie_breaks = None if tie_breaks is None else ", ".join(tie_breaks)
     session.add(tournament)
-    if commit:
-        session.commit()
-        session.refresh(tournament)
+    session.flush()
     return tournament
 
 
@@ -176,7 +165,7 @@ def round_numbered(session: Session, *, tournament_id: int, number: int) -> Roun
     ).first()
     if found is not None:
         return found
-    return create_round(session, tournament_id=tournament_id, number=number, commit=False)
+    return create_round(session, tournament_id=tournament_id, number=number)
 
 
 def player_numbered(session: Session, *, tournament_id: int, start_number: int) -> Player:

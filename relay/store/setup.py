@@ -65,7 +65,6 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
             end_date=wanted.end_date,
             time_control=wanted.time_control,
             rounds_planned=wanted.rounds,
-            commit=False,
         )
         tournament.pairing_system = wanted.pairing_system
         if wanted.tie_breaks is not None:
@@ -96,7 +95,6 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
                 url=wanted_board.url,
                 driver=wanted_board.driver,
                 clock=wanted_board.clock,
-                commit=False,
             )
             added_boards += 1
     rounds = {r.number: r for r in session.exec(select(Round).where(Round.tournament_id == tid))}
@@ -111,7 +109,6 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
                 starts_at=wanted_round.starts,
                 delay_seconds=wanted_round.delay,
                 published=wanted_round.published,
-                commit=False,
             )
             added_rounds += 1
         assert round_.id is not None
@@ -143,7 +140,6 @@ def _add_player(session: Session, tournament_id: int, player: PlayerSetup) -> Pl
         rating=player.rating,
         federation=player.federation,
         team=player.team,
-        commit=False,
     )
 
 
@@ -164,5 +160,4 @@ def _new_game(
         white_id=white,
         black_id=black,
         eboard_id=eboard_id,
-        commit=False,
     )

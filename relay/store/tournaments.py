@@ -1,4 +1,8 @@
-"""Data functions for tournaments, players, rounds, electronic boards and pairings."""
+"""Data functions for tournaments, players, rounds, electronic boards and pairings.
+
+They never commit: each takes the caller's session, adds and flushes, and the caller
+commits the transaction it composed (or lets it roll back).
+"""
 
 from __future__ import annotations
 
@@ -50,7 +54,6 @@ def create_tournament(
     end_date: date | None = None,
     time_control: str | None = None,
     rounds_planned: int | None = None,
-    commit: bool = True,
 ) -> Tournament:
     tournament = Tournament(
         name=name,
@@ -60,7 +63,7 @@ def create_tournament(
         time_control=time_control,
         rounds_planned=rounds_planned,
     )
-    return _add(session, tournament, commit)
+    return _add(session, tournament)
 
 
 def add_player(
@@ -74,7 +77,6 @@ def add_player(
     rating: int | None = None,
     federation: str | None = None,
     team: str | None = None,
-    commit: bool = True,
 ) -> Player:
     player = Player(
         tournament_id=tournament_id,
@@ -86,7 +88,7 @@ def add_player(
         federation=federation,
         team=team,
     )
-    return _add(session, player, commit)
+    return _add(session, player)
 
 
 def create_round(
@@ -97,7 +99,6 @@ def create_round(
     starts_at: datetime | None = None,
     delay_seconds: int = 0,
     published: bool = False,
-    commit: bool = True,
 ) -> Round:
     round_ = Round(
         tournament_id=tournament_id,
@@ -106,7 +107,7 @@ def create_round(
         delay_seconds=delay_seconds,
         published=published,
     )
-    return _add(session, round_, commit)
+    return _add(session, round_)
 
 
 def add_eboard(
@@ -117,10 +118,9 @@ def add_eboard(
     url: str,
     driver: str = "dgt",
     clock: str = "auto",
-    commit: bool = True,
 ) -> EBoard:
     eboard = EBoard(tournament_id=tournament_id, number=number, url=url, driver=driver, clock=clock)
-    return _add(session, eboard, commit)
+    return _add(session, eboard)
 
 
 def create_game(
@@ -131,21 +131,17 @@ def create_game(
     white_id: int,
     black_id: int,
     eboard_id: int | None = None,
-    commit: bool = True,
 ) -> Game:
     game = Game(
         round_id=round_id, board=board, white_id=white_id, black_id=black_id, eboard_id=eboard_id
     )
-    return _add(session, game, commit)
+    return _add(session, game)
 
 
-def _add(session: Session, row: RowT, commit: bool) -> RowT:
+def _add(session: Session, row: RowT) -> RowT:
+    """Add (or update) ``row`` and flush it, so it has its id; the caller commits."""
     session.add(row)
-    if commit:
-        session.commit()
-        session.refresh(row)
-    else:
-        session.flush()
+    session.flush()
     return row
 
 
@@ -239,20 +235,20 @@ def game_pairing(session: Session, *, game_id: int) -> Pairing:
 def set_round_delay(session: Session, *, round_id: int, seconds: int) -> Round:
     round_ = get_round(session, round_id=round_id)
     round_.delay_seconds = seconds
-    return _add(session, round_, True)
+    return _add(session, round_)
 
 
 def publish_round(session: Session, *, round_id: int, published: bool = True) -> Round:
     round_ = get_round(session, round_id=round_id)
     round_.published = published
-    return _add(session, round_, True)
+    return _add(session, round_)
 
 
 def set_eboard_clock(session: Session, *, eboard_id: int, clock: str) -> EBoard:
     """Change an electronic board's clock setting (``auto``, ``white-left``, ``white-right``)."""
     eboard = get_eboard(session, eboard_id=eboard_id)
     eboard.clock = clock_setting(clock)
-    return _add(session, eboard, True)
+    return _add(session, eboard)
 
 
 def games_on_eboard(session: Session, *, eboard_id: int) -> list[int]:
@@ -277,4 +273,4 @@ def assign_eboard(session: Session, *, game_id: int, eboard_id: int | None) -> G
         if taken is not None:
             raise ConflictError(f"board {eboard.number} already plays board {taken.board}")
     game.eboard_id = eboard_id
-    return _add(session, game, True)
+    return _add(session, game)

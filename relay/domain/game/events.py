@@ -356,6 +356,8 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
     )
 }
 _NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}
+#: Every kind of logged event, one class each (the stored and streamed ones).
+LOGGED_EVENTS: tuple[type[LoggedEvent], ...] = tuple(_LOGGED.values())
 
 
 def is_logged(event: GameEvent) -> bool:

@@ -82,7 +82,6 @@ INTENDED: dict[str, Kind] = {
     "relay.store.engine.StoreError": UNAVAILABLE,
     "relay.store.tournaments.ConflictError": REFUSED,
     "relay.store.tournaments.NotFoundError": NOT_FOUND,
-    "relay.store.trf_import.TrfImportError": INVALID,
     # hub
     "relay.hub.backups.BackupError": OTHER,
     "relay.hub.clock_desk.ClockControlError": REFUSED,
@@ -90,6 +89,7 @@ INTENDED: dict[str, Kind] = {
     "relay.hub.hub.BoardUnavailableError": UNAVAILABLE,
     "relay.hub.hub.NoBoardAssignedError": REFUSED,
     "relay.hub.knockout_round.KnockoutRoundError": REFUSED,
+    "relay.hub.trf_import.TrfImportError": INVALID,
     "relay.hub.pairing_desk.PairingRefusedError": REFUSED,
     "relay.hub.pairing_engine.PairingEngineError": REFUSED,
     "relay.hub.scheveningen_round.ScheveningenRoundError": REFUSED,

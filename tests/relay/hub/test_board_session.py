@@ -132,6 +132,7 @@ async def test_hub_resumes_a_game_from_its_stored_log(engine, game_id):
             events=[("move", event_data(MoveMade(1, first.uci(), "e4", board.fen(), 0.0)))],
             recorded_at=0.0,
         )
+        session.commit()
     bus = MemoryBus()
     arrived = asyncio.Event()
     got: list[Published] = []

@@ -70,6 +70,7 @@ async def test_an_event_published_while_the_round_is_read_is_kept_once(store, mo
             stored = append_events(
                 other, game_id=a, events=[("move", move(1, "e2e4", "e4"))], recorded_at=1.0
             )
+            other.commit()
         published = threading.Event()
 
         def publish() -> None:
@@ -102,6 +103,7 @@ async def test_a_gap_makes_the_round_read_again(store):
             events=[("move", move(1, "d2d4", "d4")), ("move", move(2, "d7d5", "d5"))],
             recorded_at=1.0,
         )
+        session.commit()
     bus.publish(Published(round_id, a, 2, "move", move(2, "d7d5", "d5"), 1.0))  # 1 was lost
     (view, _) = await views.round(round_id)
     assert [e.seq for e in view.events] == [1, 2]
@@ -118,6 +120,7 @@ async def test_versions_at_a_cut_in_time(store):
         append_events(
             session, game_id=a, events=[("move", move(2, "e7e5", "e5"))], recorded_at=20.0
         )
+        session.commit()
     views = GameViews(engine, MemoryBus())
     (view, _) = await views.round(round_id)
     assert [view.version_at(t) for t in (5.0, 10.0, 15.0, 20.0, None)] == [0, 1, 1, 2, 2]

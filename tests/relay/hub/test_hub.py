@@ -101,6 +101,7 @@ def play(engine: Engine, game_id: int, *sans: str) -> chess.Board:
         rows.append(("move", event_data(MoveMade(board.ply(), move.uci(), san, board.fen(), 1.0))))
     with Session(engine) as session:
         append_events(session, game_id=game_id, events=rows, recorded_at=1.0)
+        session.commit()
     return board
 
 
@@ -191,6 +192,7 @@ async def test_a_game_opens_its_assigned_board_with_its_clock_setting(engine, po
         assert game is not None
         assert game.eboard_id is not None
         set_eboard_clock(session, eboard_id=game.eboard_id, clock="white-right")
+        session.commit()
     async with hub_on(engine) as hub:
         heard = Heard(hub.bus, game_id)
         following = await hub.attach_game(game_id)

@@ -25,6 +25,7 @@ async def test_the_timer_moves_the_log_into_the_database_file(tmp_path):
         _, (game,) = paired_round(session, games=1)
         events = [("move", {"ply": ply}) for ply in range(1, 21)]
         append_events(session, game_id=game, events=events, recorded_at=1.0)
+        session.commit()
     seen: list[Checkpoint] = []
     copied = asyncio.Event()
 

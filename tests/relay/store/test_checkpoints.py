@@ -39,6 +39,7 @@ def test_commits_leave_the_log_to_the_checkpoint(tmp_path):
             for ply in range(1, 61):
                 event = ("move", {"ply": ply, "uci": "e2e4"})
                 append_events(session, game_id=game, events=[event], recorded_at=float(ply))
+                session.commit()
         # Sixty commits are all in the log; the database file has none of them yet.
         assert rows_in_file_alone(database, tmp_path / "copy.db") == 0
         done = checkpoint(engine)

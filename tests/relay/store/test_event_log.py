@@ -35,6 +35,7 @@ def test_events_numbered_per_game_and_read_back_after_reopening(engine):
             events=[("move", {"uci": "e7e5"}), ("end", {"result": "1-0"})],
             recorded_at=2.0,
         )
+        session.commit()
     assert [e.seq for e in first + second] == [1, 2, 3]
     reopened = open_store(str(engine.url.render_as_string(hide_password=False)))
     try:
@@ -79,6 +80,6 @@ def test_a_second_writer_cannot_fork_the_log(engine):
 def test_uncommitted_events_roll_back_with_their_transaction(engine):
     with Session(engine) as session:
         _, (game,) = paired_round(session)
-        append_events(session, game_id=game, events=[("move", {})], recorded_at=0.0, commit=False)
+        append_events(session, game_id=game, events=[("move", {})], recorded_at=0.0)
         session.rollback()
         assert read_events(session, game_id=game) == []

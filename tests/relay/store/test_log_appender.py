@@ -15,6 +15,7 @@ def test_appends_continue_each_games_log_and_read_back(engine):
     with Session(engine) as session:
         _, (a, b) = paired_round(session, games=2)
         append_events(session, game_id=a, events=[("move", {"uci": "e2e4"})], recorded_at=1.0)
+        session.commit()
     appender = LogAppender(engine)
     try:
         first = appender.append(

@@ -11,9 +11,9 @@ from sqlmodel import Session, col, select
 from relay.domain.formats.pgn_import import PgnImportError
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
+from relay.hub.pgn_event_import import event_games, import_event_pgn
 from relay.store.event_log import read_events
 from relay.store.models import Game, GameEventRow, Player, Round, Tournament
-from relay.store.pgn_event_import import event_games, import_event_pgn
 from relay.store.tournaments import ConflictError, round_pairings
 
 

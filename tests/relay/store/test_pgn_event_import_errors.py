@@ -7,8 +7,8 @@ import pytest
 from sqlmodel import Session
 
 from relay.domain.formats.pgn_import import PgnImportError
+from relay.hub.pgn_event_import import event_games, import_event_pgn
 from relay.store.models import Game, Player, Round, Tournament
-from relay.store.pgn_event_import import event_games, import_event_pgn
 from relay.store.tournaments import ConflictError
 from tests.relay.store.test_pgn_event_import import EVENT, count, game
 

@@ -20,11 +20,11 @@ from relay.domain.tournament.swiss import (
     SwissState,
     tournament_trf,
 )
+from relay.hub.trf_import import TrfImportError, import_trf
 from relay.store.event_log import read_events
 from relay.store.models import AuditEntry, Game, GameEventRow, Player, Round, Tournament
 from relay.store.models import Bye as ByeRow
 from relay.store.tournaments import ConflictError, round_pairings
-from relay.store.trf_import import TrfImportError, import_trf
 from tests.data_files import DATA
 
 W, B, D = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW

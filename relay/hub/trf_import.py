@@ -1,10 +1,14 @@
-"""Storing a tournament read from a FIDE Tournament Report File (TRF16 or TRF-2026).
+"""A tournament read from a FIDE Tournament Report File (TRF16 or TRF-2026), as the hub
+imports it.
 
 A TRF becomes a new tournament: its players, every round it has an entry for, each round's
-games with their results, and its byes, all in one transaction; a tournament of the same
-name already stored is a :class:`~relay.store.tournaments.ConflictError`, and nothing is
-written. Results go where every result lives, in the game's event log: a ``ResultSet``
-(``forfeit`` for ``+``/``-``) followed by a ``ResultVerified``, by ``who_user``.
+games with their results, and its byes. This module decides all of it (a
+:class:`~relay.store.tournament_import.NewTournament`, checked whole before anything is
+written) and :func:`~relay.store.tournament_import.store_tournament` writes it in the
+caller's transaction; a tournament of the same name already stored is a
+:class:`~relay.store.tournaments.ConflictError`, and nothing is written. Results go where
+every result lives, in the game's event log: a ``ResultSet`` (``forfeit`` for ``+``/``-``)
+followed by a ``ResultVerified``, by ``who_user``.
 
 Choices the file leaves open:
 
@@ -36,7 +40,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
@@ -45,14 +49,13 @@ from relay.domain.formats.trf import TrfPlayer, TrfResult, TrfTournament, render
 from relay.domain.game.arbiter import set_result, verify_result
 from relay.domain.game.events import GameEvent, event_data
 from relay.domain.game.record import GameRecord
-from relay.store.event_log import append_events
-from relay.store.models import Bye, Tournament
-from relay.store.tournaments import (
-    ConflictError,
-    add_player,
-    create_game,
-    create_round,
-    create_tournament,
+from relay.store.tournament_import import (
+    NewGame,
+    NewPlayer,
+    NewRound,
+    NewTournament,
+    store_tournament,
+    tournament_named,
 )
 
 #: TRF bye codes as our bye kinds; blank is an entry without an opponent or a result.
@@ -102,31 +105,76 @@ def import_trf(
     who_user: str,
     publish: bool = False,
     at: float | None = None,
-    commit: bool = True,
 ) -> ImportReport:
-    """Store ``trf`` as a new tournament in one transaction (committed unless ``commit`` is
-    False, for a caller with more to write in it, such as an audit entry).
+    """Store ``trf`` as a new tournament in the caller's transaction (the caller commits it,
+    with its audit entry).
 
     Raises :class:`~relay.domain.formats.trf.TrfError` for a tournament that does not hold
     together (checked as :func:`render_trf` checks it), :class:`TrfImportError` for one the
-    store cannot hold, :class:`ConflictError` if the name is taken; nothing is written then.
-    Rounds are stored unpublished unless ``publish``; ``at`` stamps the result events.
+    store cannot hold, :class:`~relay.store.tournaments.ConflictError` if the name is taken;
+    all are found before anything is written. Rounds are stored unpublished unless
+    ``publish``; ``at`` stamps the result events.
     """
-    try:
-        render_trf(trf)  # the reader's consistency rules, for a tournament built by hand
-        report = _import(session, trf, who_user, publish, time.time() if at is None else at)
-    except Exception:
-        session.rollback()
-        raise
-    if commit:
-        session.commit()
-    return report
+    render_trf(trf)  # the reader's consistency rules, for a tournament built by hand
+    tournament_named(session, trf.name)
+    new = trf_tournament(
+        trf, who_user=who_user, publish=publish, at=time.time() if at is None else at
+    )
+    stored = store_tournament(session, new)
+    return ImportReport(
+        stored.tournament_id, stored.players, len(stored.round_ids), stored.games, stored.round_ids
+    )
 
 
-def tournament_named(session: Session, name: str) -> None:
-    """Refuse a tournament name already stored."""
-    if session.exec(select(Tournament).where(Tournament.name == name)).first() is not None:
-        raise ConflictError(f"a tournament named {name!r} is already stored")
+def trf_tournament(trf: TrfTournament, *, who_user: str, publish: bool, at: float) -> NewTournament:
+    """What storing ``trf`` writes: players, rounds, games with their result events, byes.
+
+    Raises :class:`TrfImportError` for a double forfeit.
+    """
+    last = max((r.round for p in trf.players for r in p.results), default=0)
+    rounds: list[NewRound] = []
+    for number in range(1, last + 1):
+        pairs, byes = _round_entries(trf.players, number)
+        games: list[NewGame] = []
+        for board, (white, black, code) in enumerate(pairs, start=1):
+            if code == "":
+                games.append(NewGame(board, white, black))  # not played yet
+                continue
+            if code == "-" and _code_of(trf.players, black, number) == "-":
+                raise TrfImportError(
+                    f"round {number}: {white} - {black} is a double forfeit, which the relay "
+                    "cannot store"
+                )
+            result, forfeit = RESULTS[code]
+            events = result_events(
+                result, forfeit=forfeit, by=who_user, reason=REASON, at=at, record=GameRecord()
+            )
+            rows = [(event.kind, event_data(event)) for event in events]
+            games.append(NewGame(board, white, black, rows))
+        rounds.append(NewRound(number, games, byes))
+    return NewTournament(
+        name=trf.name,
+        site=trf.city or "?",
+        start_date=trf.start,
+        end_date=trf.end,
+        time_control=readable_time_control(trf.time_control),
+        rounds_planned=trf.rounds or None,
+        pairing_system=_system_of(trf.tournament_type),
+        players=[
+            NewPlayer(
+                start_number=player.start_number,
+                name=player.name,
+                fide_id=player.fide_id or None,
+                title=player.title,  # the official form (GM, WGM, ...), as the relay holds it
+                rating=player.rating or None,
+                federation=player.federation,
+            )
+            for player in trf.players
+        ],
+        rounds=rounds,
+        published=publish,
+        recorded_at=at,
+    )
 
 
 def readable_time_control(text: str | None) -> str | None:
@@ -150,83 +198,6 @@ def result_events(
     events.append(verify_result(record, result=result, by=by, at=at))
     record.apply(events[-1])
     return events
-
-
-def _import(
-    session: Session, trf: TrfTournament, who_user: str, publish: bool, at: float
-) -> ImportReport:
-    tournament_named(session, trf.name)
-    tournament = create_tournament(
-        session,
-        name=trf.name,
-        site=trf.city or "?",
-        start_date=trf.start,
-        end_date=trf.end,
-        time_control=readable_time_control(trf.time_control),
-        rounds_planned=trf.rounds or None,
-        commit=False,
-    )
-    tournament.pairing_system = _system_of(trf.tournament_type)
-    session.add(tournament)
-    assert tournament.id is not None
-    ids: dict[int, int] = {}
-    for player in trf.players:
-        stored = add_player(
-            session,
-            tournament_id=tournament.id,
-            start_number=player.start_number,
-            name=player.name,
-            fide_id=player.fide_id or None,
-            title=player.title,  # the official form (GM, WGM, ...), as the relay holds it
-            rating=player.rating or None,
-            federation=player.federation,
-            commit=False,
-        )
-        assert stored.id is not None
-        ids[player.start_number] = stored.id
-    last = max((r.round for p in trf.players for r in p.results), default=0)
-    round_ids: list[int] = []
-    games = 0
-    for number in range(1, last + 1):
-        round_ = create_round(
-            session, tournament_id=tournament.id, number=number, published=publish, commit=False
-        )
-        assert round_.id is not None
-        round_ids.append(round_.id)
-        pairs, byes = _round_entries(trf.players, number)
-        for board, (white, black, code) in enumerate(pairs, start=1):
-            game = create_game(
-                session,
-                round_id=round_.id,
-                board=board,
-                white_id=ids[white],
-                black_id=ids[black],
-                commit=False,
-            )
-            assert game.id is not None
-            games += 1
-            if code == "":
-                continue  # not played yet
-            if code == "-" and _code_of(trf.players, black, number) == "-":
-                raise TrfImportError(
-                    f"round {number}: {white} - {black} is a double forfeit, which the relay "
-                    "cannot store"
-                )
-            result, forfeit = RESULTS[code]
-            events = result_events(
-                result, forfeit=forfeit, by=who_user, reason=REASON, at=at, record=GameRecord()
-            )
-            append_events(
-                session,
-                game_id=game.id,
-                events=[(event.kind, event_data(event)) for event in events],
-                recorded_at=at,
-                commit=False,
-            )
-        for start_number, kind in byes:
-            session.add(Bye(round_id=round_.id, player_id=ids[start_number], kind=kind))
-    session.flush()
-    return ImportReport(tournament.id, len(ids), len(round_ids), games, tuple(round_ids))
 
 
 def _system_of(tournament_type: str | None) -> str:

@@ -1,9 +1,11 @@
-"""Storing a whole event from its PGN: the players, the rounds, the games and their results.
+"""A whole event from its PGN, as the hub imports it: the players, the rounds, the games
+and their results.
 
 The games are read by :func:`relay.domain.formats.pgn_import.parse_pgn_games` (legal moves
 from the standard start, a known result); :func:`event_games` pairs each with its tag pairs.
-:func:`import_event_pgn` then stores a new tournament in
-one transaction, as :func:`relay.store.trf_import.import_trf` does.
+:func:`import_event_pgn` then decides a new tournament, checked whole before anything is
+written, and :func:`~relay.store.tournament_import.store_tournament` writes it in the
+caller's transaction, as :func:`relay.hub.trf_import.import_trf` does.
 
 * **Players** are told apart by name (the ``White``/``Black`` tags). ``WhiteElo``,
   ``WhiteFideId``, ``WhiteTitle``, ``WhiteFed`` (and Black's) give their rating, FIDE id,
@@ -48,20 +50,16 @@ from relay.domain.formats.pgn_import import ImportedGame, PgnImportError, parse_
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data
 from relay.domain.game.record import GameRecord
 from relay.domain.tournament.swiss import seed_players
-from relay.store.event_log import append_events
-from relay.store.tournaments import (
-    ConflictError,
-    add_player,
-    create_game,
-    create_round,
-    create_tournament,
-)
-from relay.store.trf_import import (
-    ImportReport,
-    readable_time_control,
-    result_events,
+from relay.hub.trf_import import ImportReport, readable_time_control, result_events
+from relay.store.tournament_import import (
+    NewGame,
+    NewPlayer,
+    NewRound,
+    NewTournament,
+    store_tournament,
     tournament_named,
 )
+from relay.store.tournaments import ConflictError
 
 REASON = "imported from the event's PGN"
 _DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
@@ -107,35 +105,38 @@ def import_event_pgn(
     name: str | None = None,
     publish: bool = False,
     at: float | None = None,
-    commit: bool = True,
 ) -> ImportReport:
-    """Store the event's ``games`` as a new tournament in one transaction (committed unless
-    ``commit`` is False).
+    """Store the event's ``games`` as a new tournament in the caller's transaction (the
+    caller commits it, with its audit entry).
 
     Raises :class:`PgnImportError` for tags that cannot be read (a round that is not a
     number, no name for the event; all of them at once, in file order),
     :class:`ConflictError` for a contradiction (the name is taken, a board or a player twice
-    in a round, two FIDE ids for one name); nothing is written then. Rounds are stored
-    unpublished unless ``publish``.
+    in a round, two FIDE ids for one name); all are found before anything is written. Rounds
+    are stored unpublished unless ``publish``.
     """
-    try:
-        report = _import(session, games, who_user, name, publish, time.time() if at is None else at)
-    except Exception:
-        session.rollback()
-        raise
-    if commit:
-        session.commit()
-    return report
+    when = time.time() if at is None else at
+    new, notes = _tournament(session, games, who_user, name, publish, when)
+    stored = store_tournament(session, new)
+    return ImportReport(
+        stored.tournament_id,
+        stored.players,
+        len(stored.round_ids),
+        stored.games,
+        stored.round_ids,
+        tuple(notes),
+    )
 
 
-def _import(
+def _tournament(
     session: Session,
     games: Sequence[EventGame],
     who_user: str,
     name: str | None,
     publish: bool,
     at: float,
-) -> ImportReport:
+) -> tuple[NewTournament, list[str]]:
+    """The tournament to store, and the notes on how the file was read."""
     if not games:
         raise PgnImportError("no game in the PGN")
     errors = Collector(PgnImportError)
@@ -149,67 +150,49 @@ def _import(
     assert name is not None
     last = max(p.round for p in placed)
     days = sorted(d for item in games if (d := _date(item.tags.get("Date", ""))) is not None)
-    tournament = create_tournament(
-        session,
+    ratings = [(e.name, e.rating) for e in entrants.values()]
+    players: list[NewPlayer] = []
+    numbers: dict[str, int] = {}
+    for seeded in seed_players(ratings):
+        entrant = entrants[seeded.name]
+        players.append(
+            NewPlayer(
+                start_number=seeded.start_number,
+                name=entrant.name,
+                fide_id=entrant.fide_id,
+                title=entrant.title,
+                rating=entrant.rating,
+                federation=entrant.federation,
+            )
+        )
+        numbers[entrant.name] = seeded.start_number
+    rounds: list[NewRound] = []
+    notes: list[str] = []
+    for number in range(1, last + 1):
+        round_games = [
+            NewGame(
+                board,
+                numbers[item.game.white],
+                numbers[item.game.black],
+                [(event.kind, event_data(event)) for event in _events(item.game, who_user, at)],
+            )
+            for board, item in _boards(number, [p for p in placed if p.round == number], notes)
+        ]
+        rounds.append(NewRound(number, round_games))
+    new = NewTournament(
         name=name,
         site=games[0].tags.get("Site", "").strip() or "?",
         start_date=days[0] if days else None,
         end_date=days[-1] if days else None,
         time_control=readable_time_control(games[0].tags.get("TimeControl")),
         rounds_planned=last,
-        commit=False,
+        pairing_system="swiss",
+        players=players,
+        rounds=rounds,
+        published=publish,
+        recorded_at=at,
     )
-    tournament.pairing_system = "swiss"
-    session.add(tournament)
-    assert tournament.id is not None
-    ratings = [(e.name, e.rating) for e in entrants.values()]
-    ids: dict[str, int] = {}
-    for seeded in seed_players(ratings):
-        entrant = entrants[seeded.name]
-        player = add_player(
-            session,
-            tournament_id=tournament.id,
-            start_number=seeded.start_number,
-            name=entrant.name,
-            fide_id=entrant.fide_id,
-            title=entrant.title,
-            rating=entrant.rating,
-            federation=entrant.federation,
-            commit=False,
-        )
-        assert player.id is not None
-        ids[entrant.name] = player.id
-    round_ids: list[int] = []
-    notes: list[str] = []
-    for number in range(1, last + 1):
-        round_ = create_round(
-            session, tournament_id=tournament.id, number=number, published=publish, commit=False
-        )
-        assert round_.id is not None
-        round_ids.append(round_.id)
-        for board, item in _boards(number, [p for p in placed if p.round == number], notes):
-            game = create_game(
-                session,
-                round_id=round_.id,
-                board=board,
-                white_id=ids[item.game.white],
-                black_id=ids[item.game.black],
-                commit=False,
-            )
-            assert game.id is not None
-            events = _events(item.game, who_user, at)
-            if events:
-                append_events(
-                    session,
-                    game_id=game.id,
-                    events=[(event.kind, event_data(event)) for event in events],
-                    recorded_at=at,
-                    commit=False,
-                )
-    session.flush()
-    return ImportReport(
-        tournament.id, len(ids), len(round_ids), len(placed), tuple(round_ids), tuple(notes)
-    )
+    return new, notes
 
 
 def _event_name(games: Sequence[EventGame]) -> str:

@@ -1,0 +1,45 @@
+"""Pairings by start number, byes, withdrawals and the tournament's pairing rules."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from relay.api.schemas.common import Schema
+
+
+class PairedGame(Schema):
+    board: int
+    white: int = Field(description="start number")
+    black: int = Field(description="start number")
+
+
+class PairedBye(Schema):
+    player: int = Field(description="start number")
+    kind: str
+
+
+class RoundPairingsInfo(Schema):
+    """A round's games and byes, with what breaks the pairing rules."""
+
+    round_id: int
+    number: int
+    published: bool
+    games: list[PairedGame]
+    byes: list[PairedBye]
+    warnings: list[str]
+
+
+class RequestedBye(Schema):
+    round_id: int
+    number: int
+    player: int = Field(description="start number")
+
+
+class Withdrawal(Schema):
+    player: int = Field(description="start number")
+    withdrawn_after: int | None = Field(description="the last round played; null: back in")
+
+
+class TournamentRules(Schema):
+    pairing_system: str | None
+    tie_breaks: list[str] | None = Field(description="FIDE C.07 names; null: the default")
