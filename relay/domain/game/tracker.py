@@ -658,11 +658,12 @@ class PositionTracker:
         return bool(self.board.kings & chess.BB_SQUARES[last.to_square] & _CENTRE)
 
     def _handed_over(self) -> bool:
-        """Whether a running clock has the side to move running: the last mover pressed
+        """Whether the clock's lever has the side to move to move: the last mover pressed
         after the last move, even if the press came while a hand was still on the board
-        and so confirmed nothing."""
+        and so confirmed nothing. Running or not: at the end of a game the clock is often
+        stopped before the kings show the result."""
         clock = self._clock
-        return clock is not None and clock.running and clock.to_move == self.board.turn
+        return clock is not None and clock.to_move == self.board.turn
 
     def _takeback(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         earlier = self._placements[:-1]

@@ -84,7 +84,11 @@ class Scene:
         self.wait(then)
 
     def clock(
-        self, *, flag: chess.Color | None = None, flags: tuple[bool, bool] = (False, False)
+        self,
+        *,
+        flag: chess.Color | None = None,
+        flags: tuple[bool, bool] = (False, False),
+        running: bool = True,
     ) -> None:
         self.clocked = True
         white_flag = flags[0] or flag == chess.WHITE
@@ -94,7 +98,7 @@ class Scene:
             black_seconds=0 if black_flag else self.times[1],
             white_flag=white_flag,
             black_flag=black_flag,
-            running=True,
+            running=running,
             to_move=self.lever,
         )
         self.events += self.tracker.clock(view, self.now, self.now)

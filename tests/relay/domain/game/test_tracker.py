@@ -394,10 +394,14 @@ def test_a_king_that_went_to_the_centre_first_is_not_a_final_move():
     assert scene.tracker.ply == 0
 
 
-def test_a_king_move_to_the_centre_the_clock_handed_over_stays_when_the_kings_show_a_result():
+@pytest.mark.parametrize("stopped", [False, True])
+def test_a_king_move_to_the_centre_the_clock_handed_over_stays_when_the_kings_show_a_result(
+    stopped,
+):
     # Black's Ke5 is a real move: Black pressed (with a hand still on the king, so the
     # press came while the board showed no decided position). White's king then joins it
-    # on the centre: the kings show a draw, and Ke5 is not part of the gesture.
+    # on the centre, perhaps after the clock was stopped: the kings show a draw, and Ke5 is
+    # not part of the gesture.
     scene = Scene(fen="8/p7/4k3/8/8/8/P1K5/8 b - - 0 1")
     scene.press(chess.WHITE)
     scene.move("e6", "e5", then=SETTLE)
@@ -406,6 +410,8 @@ def test_a_king_move_to_the_centre_the_clock_handed_over_stays_when_the_kings_sh
     scene.press(chess.BLACK)
     scene.put("e5", "k")
     scene.wait(SETTLE)
+    if stopped:
+        scene.clock(running=False)
     scene.lift("c2")
     scene.put("e4", "K")
     scene.wait(ALERT * 2)
