@@ -26,8 +26,9 @@ for the event stamps); the tracker never reads a clock and does no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import chess
 
@@ -62,6 +63,9 @@ from relay.domain.game.settling import Settling, Windows
 from relay.domain.game.tracker_state import ClockPresses, Pending, Stage
 
 __all__ = ["ClockView", "PositionTracker"]
+
+#: What a position since a press is explained by (a move, moves missed, ...).
+_Found = TypeVar("_Found")
 
 _LAST_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 _CENTRE = chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5
@@ -527,16 +531,16 @@ class PositionTracker:
         # The presser's own move, as the newest position the board showed since the press
         # that a legal move explains: the board may already show the opponent's hand. Only
         # one ply: a knocked piece on a square it could move to can pass for a second one.
-        for shown in reversed(self._clock_presses.since_press):
-            move = find_move(self.board, shown)
-            if move is not None:
-                events = self._play([move], wall_time, confirmed=True)
-                if placement != shown:
-                    self._pending.judge_afresh()  # what the board shows now is judged afresh
-                    self._clock_presses.swept_late()
-                else:
-                    self._clock_presses.may_sweep_late(until=self._now + self._windows().recover)
-                return events
+        found = self._newest_since_press(lambda shown: find_move(self.board, shown))
+        if found is not None:
+            shown, move = found
+            events = self._play([move], wall_time, confirmed=True)
+            if placement != shown:
+                self._pending.judge_afresh()  # what the board shows now is judged afresh
+                self._clock_presses.swept_late()
+            else:
+                self._clock_presses.may_sweep_late(until=self._now + self._windows().recover)
+            return events
         gesture = self._gesture(placement, wall_time)
         if gesture is not None:
             self._pending.give_up()
@@ -550,26 +554,25 @@ class PositionTracker:
             return events
         # Moves the record missed, each one pressed: caught up now, to the newest position
         # since the press that they explain (the next player's hand may be at work again).
-        for shown in reversed(self._clock_presses.since_press):
-            moves = self._missed_moves(shown, every_ply_pressed=True)
-            if moves:
-                events = self._play(moves, wall_time, recovered=True, confirmed=True)
-                if placement != shown:
-                    self._pending.judge_afresh()
-                return events
+        missed = self._newest_since_press(
+            lambda shown: self._missed_moves(shown, every_ply_pressed=True) or None
+        )
+        if missed is not None:
+            events = self._play(missed[1], wall_time, recovered=True, confirmed=True)
+            if placement != missed[0]:
+                self._pending.judge_afresh()
+            return events
         if player == self.board.turn:
             # The presser answered a move that the board then showed on another square (a
             # slide read at a stop, the opponent's sleeve knocking the man on before the
             # press was judged): a press-confirmed move is corrected only here, when
             # nothing else explains the board.
-            for shown in reversed(self._clock_presses.since_press):
-                replaced = find_sibling_and_reply(self.board, shown)
-                if replaced and replaced[1].to_square != replaced[0].to_square:
-                    # (A reply taking the man that went on would explain a man in the air.)
-                    events = self._replace(replaced, wall_time, confirmed=True)
-                    if placement != shown:
-                        self._pending.judge_afresh()
-                    return events
+            replaced = self._newest_since_press(self._sibling_and_reply)
+            if replaced is not None:
+                events = self._replace(replaced[1], wall_time, confirmed=True)
+                if placement != replaced[0]:
+                    self._pending.judge_afresh()
+                return events
         if player != self.board.turn:
             return self._alert_after_presses(placement, wall_time)
         if (
@@ -578,6 +581,29 @@ class PositionTracker:
             return self._illegal_move(player, "no legal move explains the board", wall_time)
         self._clock_presses.unexplained(player)
         return self._alert_after_presses(placement, wall_time)
+
+    def _newest_since_press(
+        self, explain: Callable[[Placement], _Found | None]
+    ) -> tuple[Placement, _Found] | None:
+        """The newest position the board showed since the press that ``explain`` explains,
+        with its explanation (each position tried once)."""
+        tried: set[Placement] = set()
+        for shown in reversed(self._clock_presses.since_press):
+            if shown in tried:
+                continue
+            tried.add(shown)
+            found = explain(shown)
+            if found is not None:
+                return shown, found
+        return None
+
+    def _sibling_and_reply(self, shown: Placement) -> list[chess.Move] | None:
+        """The last move replaced by its man's move to another square, and the reply, giving
+        ``shown``; never a reply that takes that man (it would explain a man in the air)."""
+        replaced = find_sibling_and_reply(self.board, shown)
+        if replaced and replaced[1].to_square != replaced[0].to_square:
+            return replaced
+        return None
 
     def _alert_after_presses(self, placement: Placement, wall_time: float) -> list[GameEvent]:
         """Two presses judged and neither decided anything: the arbiter is told now, without
