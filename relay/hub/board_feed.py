@@ -45,7 +45,7 @@ from relay.domain.clock.orientation import (
     Decision,
     Orientation,
     Side,
-    before_first_move,
+    before_first_press,
     mover_side,
     press_of,
     pressed,
@@ -116,6 +116,10 @@ class BoardFeed:
         self._ran: Side | None = None
         #: The hub has set this game's clock (its running side is then no evidence).
         self._hub_set = False
+        #: The clock runs and its lever has not moved since it started (seen start: it was
+        #: read stopped before).
+        self._unpressed_run = False
+        self._start_seen = False
         #: Per decided ply, the reading its mover's clock came from and White's side then.
         self._reads: dict[int, tuple[ClockReading, Side]] = {}
 
@@ -171,7 +175,7 @@ class BoardFeed:
             read = self._read(event.position)
             if read is not None:
                 self._shown = read[0]
-                self._emit(self._tracker.observe(read[0], now, wall, read[1]))
+                self._emit(self._tracker.observe(read[0], now, wall, read[1]) + self._start(wall))
         elif isinstance(event, LogReplay):
             placements = [read[0] for p in event.positions if (read := self._read(p))]
             self._emit(self._tracker.replay(placements, wall))
@@ -205,13 +209,18 @@ class BoardFeed:
         tracker = self._tracker
         events: list[GameEvent] = []
         lever_moved = previous is not None and reading.lever != previous.lever
+        if lever_moved or not reading.running:
+            self._unpressed_run = False
+        elif previous is None or not previous.running:
+            self._unpressed_run = True
+            self._start_seen = previous is not None
         if previous is not None and lever_moved:
             self._ran = None
             # The game as decided before this press: a press still waiting is judged first.
             events += tracker.judge_waiting_press(now, wall)
             events += self._press(_pressed_side(previous.lever), previous.running, wall)
-        elif reading.running and not self._hub_set and not self.orientation.decided:
-            events += self._start(reading, wall)
+        else:
+            events += self._start(wall)
         if self._view is None:
             self._lever_white_on = self.white_on  # the tracker has not seen the lever yet
         elif previous is not None and lever_moved and self._lever_white_on != self.white_on:
@@ -254,13 +263,26 @@ class BoardFeed:
             return []
         return self._decided(self.orientation.consider(pressed(side, press)), wall)
 
-    def _start(self, reading: ClockReading, wall: float) -> list[GameEvent]:
-        """The clock runs and the hub never set it: before the first move, the side whose
-        lever is up was started by hand as White's."""
-        if not before_first_move(self._tracker.board, self._shown_as_played()):
+    def _start(self, wall: float) -> list[GameEvent]:
+        """The clock runs, its lever where it was when it started, and the hub never set
+        it: once the board shows that nobody can have pressed for a move yet (its start, a
+        player adjusting a man, White's first move), the side whose lever is up was started
+        by hand as White's. Tried at each clock reading and each change of the board, as
+        the start may come while an arbiter or a player still sets a man right."""
+        reading = self._reading
+        if (
+            reading is None
+            or not self._unpressed_run
+            or self._hub_set
+            or self.orientation.decided
+            or not before_first_press(
+                self._tracker.board, self._shown_as_played(), first_move=self._start_seen
+            )
+        ):
             return []
         side: Side = "left" if reading.lever == Lever.LEFT_UP else "right"
-        return self._decided(self.orientation.consider(started(side)), wall)
+        evidence = started(side, seen=self._start_seen)
+        return self._decided(self.orientation.consider(evidence), wall)
 
     def _shown_as_played(self) -> Placement | None:
         """What the board shows, in White's view (a board set up turned round is turned)."""

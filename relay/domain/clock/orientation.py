@@ -18,16 +18,22 @@ Evidence comes from one observation at a time; the caller knows the game and the
   lightning pace the next player's press often comes before the board's sweep shows their
   move). Put the other way: after a
   move by C is pressed, the side whose lever is up, the running side, belongs to not-C.
-* a **start** (weak): the clock runs with side X's lever up before the first move, and the
-  hub never set it: someone started White's clock by hand (Black's press, the arbiter's
-  start button), so White sits on X.
+* a **start**: the clock runs with side X's lever up, its lever not moved since it started,
+  the game without a move and the board showing that nobody can have pressed for a move
+  yet (its start, perhaps with a man lifted by a player adjusting it, or White's first move
+  not yet pressed), and the hub never set the clock: someone started White's clock by hand
+  (Black's press, the arbiter's start button), so White sits on X. Strong when the start
+  was seen (the clock was read stopped first); weak when the clock already ran when first
+  read, as White may have pressed before that reading (then a board showing White's first
+  move says nothing).
 * a **run** (weak): the hub itself started side X (a central start, a resume) and a move by
   C was made while X ran, with no press in between: C sits on X. Weak, because the hub
   chose X on its own reading of the sides, and players move whichever clock runs.
 
-The first evidence decides. A decision from a start or a run gives way to the first press
-that says otherwise; a decision from presses is revised only by two presses in a row that
-contradict it (one misread press, or a player pressing without moving, changes nothing).
+The first evidence decides. A decision from a run or an unseen start gives way to the first
+press that says otherwise; a decision from presses or a seen start is revised only by two
+presses in a row that contradict it (one misread press, or a player pressing without
+moving, changes nothing).
 Each new or revised decision is a :class:`Decision`, for the game's log, with its reason in
 words.
 
@@ -54,7 +60,7 @@ __all__ = [
     "Press",
     "Side",
     "Source",
-    "before_first_move",
+    "before_first_press",
     "clock_setting",
     "fixed_side",
     "mover_side",
@@ -144,8 +150,8 @@ def press_of(
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What one observation says: White sits on ``white_on``. ``strong`` for a press;
-    ``ply`` is the move it belongs to."""
+    """What one observation says: White sits on ``white_on``. ``strong`` for a press or a
+    start seen; ``ply`` is the move it belongs to."""
 
     white_on: Side
     strong: bool
@@ -164,16 +170,29 @@ def pressed(side: Side, press: Press) -> Evidence:
     return Evidence(white_on, True, press.ply, reason)
 
 
-def before_first_move(board: chess.Board, shown: Placement | None) -> bool:
-    """The game has no move and the board shows its start (``shown`` in White's view)."""
-    return not board.move_stack and shown == Placement.of_board(board)
+def before_first_press(
+    board: chess.Board, shown: Placement | None, *, first_move: bool = True
+) -> bool:
+    """Nobody can have pressed for a move yet: the game has no move and the board shows its
+    start, the start with men lifted (a player adjusting, White's hand in the air), or
+    (``first_move``) White's first move not yet pressed (``shown`` in White's view)."""
+    if board.move_stack or shown is None:
+        return False
+    if shown.is_part_of(Placement.of_board(board)):
+        return True
+    return first_move and find_move(board, shown) is not None
 
 
-def started(side: Side) -> Evidence:
-    """Before the first move the clock ran with ``side``'s lever up, not set so by the hub:
-    White's clock was started by hand, and White sits there."""
-    reason = f"the clock was started with the {side} side running before the first move"
-    return Evidence(side, False, 0, reason)
+def started(side: Side, *, seen: bool = True) -> Evidence:
+    """The clock runs with ``side``'s lever up, nobody having pressed for a move and the hub
+    not having set it: White's clock was started by hand, and White sits there. Strong when
+    the start was ``seen`` (the clock was read stopped first); weak when the clock already
+    ran when it was first read, as a press may have come before that reading."""
+    if seen:
+        reason = f"the clock was started with the {side} side running before the first move"
+    else:
+        reason = f"the clock ran with the {side} side up when first read, before the first move"
+    return Evidence(side, seen, 0, reason)
 
 
 def mover_side(ply: int, white_on: Side) -> Side:
@@ -310,7 +329,7 @@ class Orientation:
                 self._strong = True
             return None
         if not evidence.strong:
-            return None  # a start or a run says nothing against a decision taken
+            return None  # a run says nothing against a decision taken
         if not self._strong:
             return self._decide(evidence, since_ply=self._confirmed_ply)
         self._tally(evidence)

@@ -320,7 +320,8 @@ async def test_after_the_operators_setting_the_times_are_read_the_new_way_at_onc
 @pytest.mark.anyio
 async def test_a_clock_started_by_hand_before_the_first_move_runs_whites_side():
     table = Table()
-    table.clock(5400, 5399, RIGHT_UP)  # running, the right lever up: started for White
+    table.clock(5400, 5400, RIGHT_UP, running=False)
+    table.clock(5400, 5399, RIGHT_UP)  # started, the right lever up: started for White
     (decided,) = table.got.sides()
     assert (decided.white_on, decided.source) == ("right", "auto")
     assert (
@@ -334,17 +335,50 @@ async def test_a_clock_started_by_hand_before_the_first_move_runs_whites_side():
 
 
 @pytest.mark.anyio
+async def test_a_clock_started_while_a_man_is_lifted_or_whites_move_stands_unpressed():
+    # Black starts White's clock on the right while White adjusts a knight (the board
+    # shows the start less that knight), or once White's first move is on the board but
+    # not yet pressed: either way nobody has pressed for a move, so the side that runs is
+    # White's.
+    adjusting = Table()
+    adjusting.feed.handle(
+        PositionSnapshot(squares(chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR")))
+    )
+    moved = Table()
+    moved.play("d4")
+    for table in (adjusting, moved):
+        table.clock(60, 60, RIGHT_UP, running=False)
+        table.clock(60, 60, RIGHT_UP)
+        (decided,) = table.got.sides()
+        assert decided.white_on == "right"
+
+
+@pytest.mark.anyio
 async def test_a_running_clock_says_nothing_once_the_hub_set_it_or_the_game_began():
     hub = Table()
     hub.feed.hub_set()
+    hub.clock(5400, 5400, RIGHT_UP, running=False)
     hub.clock(5400, 5399, RIGHT_UP)
     later = Table()
     later.play("e4")
+    await later.got.move(1)
+    later.clock(5400, 5400, RIGHT_UP, running=False)
     later.clock(5400, 5399, RIGHT_UP)
     stopped = Table()
     stopped.clock(5400, 5400, RIGHT_UP, running=False)
-    await later.got.move(1)
-    for table in (hub, later, stopped):
+    # Started while a knocked man lay on e3, then pressed: once the board shows e4, the
+    # side up is the one the press set running, Black's, and it says nothing.
+    pressed = Table()
+    knocked = chess.Board()
+    knocked.set_piece_at(chess.E3, chess.Piece(chess.KNIGHT, chess.WHITE))
+    knocked.remove_piece_at(chess.G1)
+    pressed.feed.handle(PositionSnapshot(squares(knocked)))
+    pressed.clock(60, 60, LEFT_UP, running=False)
+    pressed.clock(60, 60, LEFT_UP)
+    pressed.clock(60, 60, RIGHT_UP)  # a press, the board showing nothing legal
+    pressed.board = chess.Board()
+    pressed.play("e4")
+    for table in (hub, later, stopped, pressed):
         assert table.got.sides() == []
         assert not table.feed.orientation.decided
 
@@ -357,6 +391,7 @@ async def test_lightning_presses_before_the_boards_sweep_never_turn_the_sides():
     # on a board showing the game as decided, its last mover having pressed already, says
     # nothing about the sides (it is the next player's).
     table = Table()
+    table.clock(60, 60, LEFT_UP, running=False)
     table.clock(60, 60, LEFT_UP)  # started by hand with the left side running
     table.play("e4")
     table.clock(59, 60, RIGHT_UP)
@@ -379,6 +414,7 @@ async def test_whites_first_press_before_the_board_shows_the_move_is_not_black_s
     # board still shows the start, but the clock was running, so this press is not Black
     # starting it and says nothing (read as Black's, it would put White on the left).
     table = Table()
+    table.clock(60, 60, RIGHT_UP, running=False)
     table.clock(60, 60, RIGHT_UP)  # running, the right lever up: started for White
     table.clock(60, 59, LEFT_UP)  # White's press on the right, e4 not yet swept
     table.play("e4")

@@ -16,7 +16,7 @@ from relay.domain.clock.orientation import (
     Orientation,
     Press,
     Side,
-    before_first_move,
+    before_first_press,
     clock_setting,
     fixed_side,
     mover_side,
@@ -124,16 +124,46 @@ def test_a_move_made_while_a_side_ran_puts_its_mover_there(side, ply, white_on):
 
 def test_a_clock_started_by_hand_before_the_first_move_runs_whites_side():
     evidence = started("right")
-    assert (evidence.white_on, evidence.strong, evidence.ply) == ("right", False, 0)
-    assert before_first_move(chess.Board(), shown())
-    assert not before_first_move(chess.Board(), shown("e4"))
-    assert not before_first_move(after("e4"), shown("e4"))
-    assert not before_first_move(chess.Board(), None)
+    assert (evidence.white_on, evidence.strong, evidence.ply) == ("right", True, 0)
     orientation = Orientation()
     assert orientation.consider(started("right")) is not None
+    # A start seen is strong: one press that says otherwise (misread at lightning pace) is
+    # not enough; two in a row are.
+    assert orientation.consider(press("left", 1)) is None
+    revised = orientation.consider(press("left", 2))
+    assert revised is not None
+    assert revised.white_on == "left"
+
+
+def test_a_clock_already_running_when_first_read_gives_way_to_a_press():
+    evidence = started("right", seen=False)
+    assert (evidence.white_on, evidence.strong) == ("right", False)
+    assert evidence.reason == (
+        "the clock ran with the right side up when first read, before the first move"
+    )
+    orientation = Orientation()
+    assert orientation.consider(evidence) is not None
     revised = orientation.consider(press("left", 1))  # a press says otherwise: it wins
     assert revised is not None
     assert revised.white_on == "left"
+
+
+def test_nobody_can_have_pressed_before_the_first_move_is_on_the_board():
+    start = chess.Board()
+    lifted = Placement.of_board(chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RN1QKBNR"))
+    assert before_first_press(start, shown())
+    assert before_first_press(start, lifted)  # a player adjusting, or White's hand
+    assert before_first_press(start, shown("e4"))  # White moved, not yet pressed
+    assert not before_first_press(start, shown("e4"), first_move=False)
+    assert before_first_press(start, lifted, first_move=False)
+    assert not before_first_press(start, shown("e4", "e5"))  # White pressed: Black moved
+    assert not before_first_press(after("e4"), shown("e4"))
+    assert not before_first_press(start, None)
+    knocked = chess.Board()
+    knocked.remove_piece_at(chess.G1)
+    knocked.set_piece_at(chess.G3, chess.Piece(chess.KNIGHT, chess.WHITE))
+    knocked.set_piece_at(chess.E3, chess.Piece(chess.PAWN, chess.BLACK))
+    assert not before_first_press(start, Placement.of_board(knocked))
 
 
 def test_sides_settings_and_movers():
