@@ -22,8 +22,9 @@ router = APIRouter(prefix="/api", tags=["read"])
 async def tournament_standings(
     hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
 ) -> list[PlayerStandingRow]:
-    """Points per player with tie-breaks (FIDE C.07 2024), best first, in the tournament's
-    tie-break order; byes, forfeits and round-robin withdrawals counted by the rules. The
+    """Points per player with tie-breaks (FIDE C.07, in the edition that ranks the
+    tournament: see ``GET .../rules``), best first, in the tournament's tie-break order;
+    byes, forfeits and round-robin withdrawals counted by the rules. The
     public counts verified results only; with a token, provisional results are counted
     apart in the points and included in the tie-breaks."""
     tournament = tournament_or_404(session, tournament_id)

@@ -1,8 +1,10 @@
 """The standings: points and tie-breaks per player, best first.
 
-FIDE C.07 (2024) tie-breaks in the tournament's order (``tie_breaks`` in the event file; by
+FIDE C.07 tie-breaks in the tournament's order (``tie_breaks`` in the event file; by
 default BH-C1, BH, SB, WIN, BPG, then ARO), with byes and forfeits counted by the rules for
-unplayed rounds. In a round robin a player who withdrew is scored as seed 004 chapter 12
+unplayed rounds of the tournament's edition of C.07 (:func:`edition_of`: the one in force
+at its start date, 2024 before 1 March 2026 and 2026 from then, unless the tournament names
+one). In a round robin a player who withdrew is scored as seed 004 chapter 12
 says: under half the games played, deleted with every result against him; otherwise the
 remaining games lost by default (each cycle of a double round robin judged apart).
 
@@ -24,12 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 
 from sqlmodel import Session
 
 from relay.domain.clock.time_control import GameClass, TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.tournament.ratings import Rated, fide_k_factor, fide_rating_change
+from relay.domain.tournament.tie_break_editions import Edition, tournament_edition
 from relay.domain.tournament.tie_break_names import parse_order
 from relay.domain.tournament.tie_break_results import Unplayed, UnplayedKind
 from relay.domain.tournament.tie_break_withdrawals import round_robin_withdrawal
@@ -132,6 +136,7 @@ async def player_standings(
         order,
         unplayed=[item for item, _ in unplayed],
         round_robin=cycles is not None,
+        edition=edition_of(tournament),
     )
     return [
         PlayerStanding(
@@ -187,6 +192,17 @@ def _tally(
         else:
             table[item.player].provisional += item.points
     return table
+
+
+def edition_of(tournament: Tournament, today: date | None = None) -> Edition:
+    """The C.07 edition that ranks the tournament: the one it names, else the one in force
+    at its start date, else (no start date) the one in force ``today`` (by default the
+    current UTC date)."""
+    return tournament_edition(
+        tournament.tie_break_edition,
+        tournament.start_date,
+        today if today is not None else datetime.now(UTC).date(),
+    )
 
 
 def rapid_or_blitz(tournament: Tournament) -> bool:

@@ -24,7 +24,10 @@ from relay.domain.tournament.swiss import (
     SwissState,
     tournament_trf,
 )
+from relay.domain.tournament.tie_break_names import parse_order
+from relay.domain.tournament.tie_breaks import DEFAULT_ORDER
 from relay.hub.pairing_engine import PairingEngine
+from relay.hub.standings import edition_of
 from relay.hub.tournament_history import PlayedGame, RoundHistory, TournamentHistory
 
 #: Our bye kinds as the TRF's.
@@ -163,4 +166,6 @@ def tournament_report(history: TournamentHistory) -> TrfTournament:
         time_control=tournament.time_control,
         first_colour=report.first_colour,
         players=[replace(p, title=titles.get(p.start_number)) for p in report.players],
+        tie_breaks=parse_order(tournament.tie_breaks) if tournament.tie_breaks else DEFAULT_ORDER,
+        tie_break_edition=edition_of(tournament).value,
     )

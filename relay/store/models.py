@@ -27,6 +27,9 @@ class Tournament(SQLModel, table=True):
     pairing_system: str | None = None
     #: Tie-breaks in order, comma-separated FIDE C.07 names; None: the default order.
     tie_breaks: str | None = None
+    #: The edition of FIDE C.07 that ranks the tournament, ``2024`` or ``2026``; None: the
+    #: one in force at the start date (see ``relay.domain.tournament.tie_break_editions``).
+    tie_break_edition: str | None = None
 
 
 class Player(SQLModel, table=True):

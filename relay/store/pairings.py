@@ -149,10 +149,14 @@ def set_tournament_rules(
     tournament_id: int,
     pairing_system: str | None,
     tie_breaks: Sequence[str] | None,
+    tie_break_edition: str | None = None,
 ) -> Tournament:
+    """Store the tournament's pairing system, tie-break order and C.07 edition (None: the
+    default order; the edition in force at the start date)."""
     tournament = get_tournament(session, tournament_id=tournament_id)
     tournament.pairing_system = pairing_system
     tournament.tie_breaks = None if tie_breaks is None else ", ".join(tie_breaks)
+    tournament.tie_break_edition = tie_break_edition
     session.add(tournament)
     session.flush()
     return tournament

@@ -69,6 +69,7 @@ def _load(session: Session, setup: EventSetup) -> LoadReport:
         tournament.pairing_system = wanted.pairing_system
         if wanted.tie_breaks is not None:
             tournament.tie_breaks = ", ".join(wanted.tie_breaks)
+        tournament.tie_break_edition = wanted.tie_break_edition
     assert tournament.id is not None
     tid = tournament.id
     players = {

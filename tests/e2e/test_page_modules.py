@@ -49,13 +49,18 @@ def ready_checks(live: LiveRound) -> dict[str, tuple[str, Callable[[Page], None]
         expect(page.locator("#caption")).to_contain_text("Board 1", timeout=WAIT_MS)
         expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
 
+    # The live round's tournament starts today, so the edition in force today ranks it.
+    edition = "FIDE C.07 tie-breaks, 2026 edition (in force when the tournament started)"
+
     def leaders(page: Page) -> None:
         expect(page.locator("#standings tbody tr")).to_have_count(2 * BOARDS, timeout=WAIT_MS)
         expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        expect(page.locator("#tie-break-note")).to_contain_text(edition)
 
     def bulletin(page: Page) -> None:
         expect(page.locator("#updated")).to_contain_text("Last updated", timeout=WAIT_MS)
         expect(page.locator("#standings tbody tr")).to_have_count(2 * BOARDS)
+        expect(page.locator("#tie-break-note")).to_contain_text(edition)
 
     def scoresheet(page: Page) -> None:
         expect(page.locator("#title")).to_contain_text("Board 1", timeout=WAIT_MS)

@@ -8,6 +8,7 @@ import { param, reopenWith } from "/static/address.js";
 import { $, columnHeads, el, option, stamp } from "/static/dom.js";
 import { playerKey, playerName } from "/static/players.js";
 import { SCORES, points, shownResult } from "/static/scores.js";
+import { editionNote } from "/static/tie-breaks.js";
 
 // The newest round's stream says when something changed; this is only the fallback.
 const REFRESH_MS = 30000;
@@ -268,7 +269,7 @@ function renderHeader(tournament, rounds) {
   $("subtitle").textContent = parts.join(" · ");
 }
 
-function render(tournament, players, paired, standings) {
+function render(tournament, players, paired, standings, rules) {
   renderHeader(tournament, paired.map((p) => p.round));
   const latest = paired[paired.length - 1];
   const latestSection = $("latest");
@@ -280,6 +281,7 @@ function render(tournament, players, paired, standings) {
   $("standings-title").textContent = standingsTitle(paired);
   const rankOf = new Map();
   renderStandings(standings, rankOf);
+  $("tie-break-note").textContent = editionNote(rules, tournament);
   renderCrosstable(players, paired, rankOf);
   const earlier = paired.slice(0, -1).reverse();
   const earlierSection = $("earlier");
@@ -329,13 +331,14 @@ async function load() {
       return;
     }
     const id = tournament.id;
-    const [players, allRounds, standings] = await Promise.all([
+    const [players, allRounds, standings, rules] = await Promise.all([
       get(`/api/tournaments/${id}/players`), get("/api/rounds"), get(`/api/tournaments/${id}/standings`),
+      get(`/api/tournaments/${id}/rules`).catch(() => null),
     ]);
     const rounds = allRounds.filter((r) => r.tournament_id === id).sort((a, b) => a.number - b.number);
     const games = await Promise.all(rounds.map((r) => get(`/api/rounds/${r.id}/games`)));
     const paired = pairRounds(rounds, games, players);
-    render(tournament, players, paired, standings);
+    render(tournament, players, paired, standings, rules);
     follow(rounds[rounds.length - 1]);
     if (!$("problem").textContent.startsWith("There is no")) problem("");
     stamp($("updated"));

@@ -8,6 +8,7 @@ import { param } from "/static/address.js";
 import { el, liveStatus, stamp } from "/static/dom.js";
 import { playerDetails, playerKey, playerName } from "/static/players.js";
 import { SCORES, points } from "/static/scores.js";
+import { editionNote } from "/static/tie-breaks.js";
 import { token } from "/static/token.js";
 
 const PODIUM = 3;
@@ -276,10 +277,12 @@ async function start() {
   }
   document.getElementById("tournament-name").textContent = tournament.name;
   document.title = `${tournament.name} · leader board`;
-  const [standings, allRounds] = await Promise.all([
+  const [standings, allRounds, rules] = await Promise.all([
     api(`/api/tournaments/${tournament.id}/standings`), api("/api/rounds"),
+    api(`/api/tournaments/${tournament.id}/rules`).catch(() => null),
   ]);
   rows = standings;
+  document.getElementById("tie-break-note").textContent = editionNote(rules, tournament);
   rounds = allRounds.filter((round) => round.tournament_id === tournament.id)
     .sort((a, b) => a.number - b.number);
   const planned = tournament.rounds_planned ? ` of ${tournament.rounds_planned}` : "";

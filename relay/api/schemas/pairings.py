@@ -43,3 +43,12 @@ class Withdrawal(Schema):
 class TournamentRules(Schema):
     pairing_system: str | None
     tie_breaks: list[str] | None = Field(description="FIDE C.07 names; null: the default")
+    tie_break_edition: str | None = Field(
+        description="the FIDE C.07 edition named for the tournament, 2024 or 2026; null: none"
+    )
+    tie_break_edition_in_force: str = Field(
+        description=(
+            "the edition that ranks the tournament: the one named, else the one in force at"
+            " its start date (2024 before 1 March 2026, 2026 from then), else today's"
+        )
+    )

@@ -10,6 +10,7 @@
     pairing_system = "swiss"   # or "round-robin", "double-round-robin", "knockout",
                                # "scheveningen" (two teams); none: pairings given below
     tie_breaks = ["BH-C1", "BH", "SB", "WIN", "BPG"]   # FIDE C.07 names, in order
+    tie_break_edition = "2026"   # or "2024"; none: the C.07 edition in force at start_date
 
     [[player]]
     number = 1                 # start number
@@ -55,6 +56,7 @@ from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.errors import Collector, InvalidInputError, Problem
 from relay.domain.formats.trf import TITLES as FIDE_TITLES
+from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
 from relay.domain.tournament.tie_break_names import parse_order
 
 DRIVERS = frozenset({"dgt"})
@@ -93,6 +95,8 @@ class TournamentSetup:
     rounds: int | None = None
     pairing_system: str | None = None
     tie_breaks: tuple[str, ...] | None = None
+    #: ``"2024"`` or ``"2026"``; None: the C.07 edition in force at ``start_date``.
+    tie_break_edition: str | None = None
 
 
 #: How the hub can pair a tournament's next round.
@@ -193,7 +197,7 @@ def _tournament(
         table,
         where,
         {"name", "site", "start_date", "end_date", "time_control", "rounds"}
-        | {"pairing_system", "tie_breaks"},
+        | {"pairing_system", "tie_breaks", "tie_break_edition"},
     )
     start = errors.attempt(_optional, table, "start_date", date, where)
     end = errors.attempt(_optional, table, "end_date", date, where)
@@ -223,6 +227,14 @@ def _tournament(
                 tie_breaks = parse_order(", ".join(names))
             except ValueError as error:
                 raise _fail(where, f"tie_breaks: {error}") from None
+    edition = None
+    if "tie_break_edition" in table:
+        given = table["tie_break_edition"]
+        try:
+            edition = parse_edition(given).value
+        except ValueError:
+            editions = " or ".join(f'"{e}"' for e in EDITIONS)
+            errors.add(_fail(where, f"tie_break_edition is {editions} (in quotes), not {given!r}"))
     name = errors.attempt(_text, table, "name", where)
     site = errors.attempt(_optional, table, "site", str, where)
     if len(errors) > found or name is None:
@@ -236,6 +248,7 @@ def _tournament(
         rounds=rounds,
         pairing_system=system,
         tie_breaks=tie_breaks,
+        tie_break_edition=edition,
     )
 
 
@@ -449,6 +462,7 @@ def render_event_file(setup: EventSetup) -> str:
         rounds=tournament.rounds,
         pairing_system=tournament.pairing_system,
         tie_breaks=list(tournament.tie_breaks) if tournament.tie_breaks is not None else None,
+        tie_break_edition=tournament.tie_break_edition,
     )
     for player in setup.players:
         lines += ["", "[[player]]"]

@@ -6,6 +6,10 @@ start and end as YYYY/MM/DD, ``062``/``072`` player and rated-player counts, ``0
 ``102`` chief arbiter, ``122`` time control). The two dialects differ in how they give the
 number of rounds and the first-round colour: TRF16 uses the JaVaFo extension lines
 ``XXR 9`` and ``XXC white1``/``black1``; TRF-2026 has the codes ``142 9`` and ``152 W``/``B``.
+Only TRF-2026 has room for the tie-breaks: its ``202`` line lists them as FIDE's Mandatory
+Tie-Breaks codes (``BH/C1,BH,SB``), and it allows ``###`` comment lines, where the edition of
+FIDE C.07 that ranks the tournament is written (``### Tie-breaks: FIDE C.07 (2026): ...``);
+no code of either dialect holds the edition. Reading, both lines are skipped.
 
 Player lines ``001`` use these 1-based columns: 5-8 start number, 10 sex, 11-13 title,
 15-47 name, 49-52 rating, 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points,
@@ -96,6 +100,10 @@ _DATE = re.compile(r"(\d{4})/(\d{2})/(\d{2})")
 _POINTS = re.compile(r"\d{1,2}\.[05]|\d{1,4}")
 _FEDERATION = re.compile(r"[A-Z]{3}")
 _COLOURS: dict[str, Colour] = {"w": "w", "b": "b", "-": "-"}
+#: A C.07 modifier (``-C1``, ``-M2``) as FIDE's Mandatory Tie-Breaks codes write it (``/C1``).
+_TIE_BREAK_CODE = re.compile(r"-([CM][0-9]+)$")
+#: Tie-breaks without a Mandatory Tie-Breaks code: the ``202`` line is left out.
+_NOT_FIDE = frozenset({"SB-IECG"})
 _LINE_CODES = ("012", "022", "032", "042", "052", "062", "072", "092", "102", "122")
 _READ_CODES = frozenset({"001", *_LINE_CODES, "142", "152", "XXR", "XXC"})
 
@@ -178,6 +186,10 @@ class TrfTournament:
     # Beyond the brief's model: both are mandatory (102) or expected (092) in a rating report.
     tournament_type: str | None = None
     arbiter: str | None = None
+    #: The tie-breaks in order (C.07 names such as ``BH-C1``) and the C.07 edition that ranks
+    #: the tournament (``2024`` or ``2026``): written in TRF-2026 only, never read.
+    tie_breaks: tuple[str, ...] = ()
+    tie_break_edition: str | None = None
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -215,6 +227,12 @@ def render_trf(t: TrfTournament, dialect: Dialect = "trf16") -> str:
     if dialect == "trf2026":
         header("142", str(t.rounds))
         header("152", None if t.first_colour is None else t.first_colour[0].upper())
+        codes = [_TIE_BREAK_CODE.sub(r"/\1", name) for name in t.tie_breaks]
+        if codes and not any(name in _NOT_FIDE for name in t.tie_breaks):
+            header("202", ",".join(codes))
+        if t.tie_break_edition is not None:
+            names = ", ".join(t.tie_breaks) or "none"
+            header("###", f"Tie-breaks: FIDE C.07 ({t.tie_break_edition}): {names}")
     else:
         header("XXR", str(t.rounds))
         header("XXC", None if t.first_colour is None else f"{t.first_colour}1")

@@ -1,8 +1,10 @@
-"""The names of the tie-breaks (FIDE C.07 (2024) article 5 acronyms) and their modifiers.
+"""The names of the tie-breaks (the article 5 acronyms of FIDE C.07, 2024 and 2026
+editions) and their modifiers.
 
 A name is an acronym, optionally with a modifier (article 14): ``-C<n>`` cuts the ``n``
 least significant values, ``-M<n>`` (median) also the ``n`` most significant. Cuts apply to
-BH, FB, SB, PS and ARO; medians to BH, FB and SB.
+BH, FB, SB, PS and ARO; medians to BH, FB and SB. The articles are numbered alike in both
+editions; the 2026 one adds STD (7.7), TPN (7.8) and RTNG (10.6), not offered here.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ PLAIN = {
     "AOB": "8.2",
     "KS": "9.2",
     "TPR": "10.2",
-    "APRO": "10.3",
-    "PTP": "10.4",
+    "PTP": "10.3",
+    "APRO": "10.4",
     "APPO": "10.5",
     "SB-IECG": "seed 000 C.14",
 }

@@ -1,11 +1,12 @@
-"""Rating-based tie-breaks, FIDE C.07 (2024) article 10, over games played over the board.
+"""Rating-based tie-breaks, FIDE C.07 article 10 (numbered alike in the 2024 and 2026
+editions), over games played over the board.
 
 * ARO (10.1): the opponents' average rating, rounded half up; ``cut`` leaves out the lowest.
 * TPR (10.2): ARO + dp, dp from the FIDE table for the fractional score (B.02 8.1.1).
-* PTP (10.4): the lowest whole rating whose expected score (the whole FIDE table, no
+* PTP (10.3): the lowest whole rating whose expected score (the whole FIDE table, no
   400-point cap) against the opponents reaches the score; a zero score gives the lowest
   opponent - 800, a full score the highest + 800.
-* APRO and APPO (10.3, 10.5): averages of the opponents' TPR and PTP, built in
+* APRO and APPO (10.4, 10.5): averages of the opponents' TPR and PTP, built in
   :mod:`relay.domain.tournament.tie_breaks`.
 
 Unrated opponents are left out of all of them (the regulations let an event give them a
@@ -43,7 +44,7 @@ def performance(ratings: Sequence[int], score: float) -> int | None:
 
 
 def perfect_performance(ratings: Sequence[int], score: float) -> int | None:
-    """PTP (C.07 10.4); ``None`` without rated opponents."""
+    """PTP (C.07 10.3); ``None`` without rated opponents."""
     if not ratings:
         return None
     if score <= 0:

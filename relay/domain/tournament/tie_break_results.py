@@ -1,9 +1,14 @@
 """What a tie-break is computed from: games played and rounds not played.
 
 A round a player did not play is an :class:`Unplayed` entry of one of the kinds FIDE C.07
-(2024) article 16.1 lists; article 16.2 sorts those rounds into five categories, and
-:func:`category` is that sorting. A forfeit is two entries, one per player, each naming the
-scheduled opponent when it is known.
+article 16.1 lists; article 16.2 sorts those rounds into five categories, and :func:`category`
+is that sorting. Articles 16.1 to 16.3 read the same in the 2024 and the 2026 editions. A
+forfeit is two entries, one per player, each naming the scheduled opponent when it is known.
+
+The voluntarily unplayed rounds (VUR, 16.1.2) are the requested half- and zero-point byes
+(absences among them) and the forfeit losses. A full-point bye is not one: 16.2.1 puts it
+with the pairing-allocated bye, so a cut does not take it first (16.5) and its point counts
+in the opponents' scores whatever the player does afterwards (16.3).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ class UnplayedKind(Enum):
     """Why a round was not played, with the points it gives."""
 
     PAIRING_BYE = "PAB"  # pairing-allocated bye (odd number of players)
-    FULL_BYE = "full-point bye"  # requested, or awarded by the regulations
+    FULL_BYE = "full-point bye"  # requested or awarded; C.07 16.2.1 sets it with the PAB
     HALF_BYE = "half-point bye"
     ZERO_BYE = "zero-point bye"  # also a player absent and not paired
     FORFEIT_WIN = "forfeit win"  # the opponent did not come
@@ -59,11 +64,11 @@ _POINTS = {
     UnplayedKind.FORFEIT_LOSS: 0.0,
 }
 
-#: Kinds the player chose or caused: requested byes, absences and forfeit losses. Low cuts
-#: take these rounds first (C.07 article 16.5, "voluntarily unplayed rounds").
+#: The voluntarily unplayed rounds (C.07 16.1.2): requested half- and zero-point byes,
+#: absences and forfeit losses; not a full-point bye (16.2.1). Low cuts take these rounds
+#: first (16.5).
 VOLUNTARY = frozenset(
     {
-        UnplayedKind.FULL_BYE,
         UnplayedKind.HALF_BYE,
         UnplayedKind.ZERO_BYE,
         UnplayedKind.FORFEIT_LOSS,
@@ -87,20 +92,25 @@ class Unplayed(Generic[P]):
 
 
 class Category(Enum):
-    """C.07 (2024) article 16.2: the categories of unplayed rounds."""
+    """C.07 article 16.2 (2024 and 2026): the categories of unplayed rounds."""
 
-    PAIRING_BYE = "16.2.1"
+    ALLOCATED_OR_FULL_BYE = "16.2.1"  # pairing-allocated and full-point byes
     FORFEIT_WIN = "16.2.2"
-    REQUESTED_BYE = "16.2.3"  # a bye or absence followed by a game in a later round
+    REQUESTED_BYE = "16.2.3"  # a requested bye or absence followed by a round that is no VUR
     FORFEIT_LOSS = "16.2.4"
-    NOT_PLAYING_ON = "16.2.5"  # byes and absences after which the player plays no more
+    NOT_PLAYING_ON = "16.2.5"  # requested byes and absences followed only by VURs, or last
+
+
+#: Kinds that are forfeits, won or lost (16.2.2 and 16.2.4).
+FORFEITS = frozenset({UnplayedKind.FORFEIT_WIN, UnplayedKind.FORFEIT_LOSS})
 
 
 def category(kind: UnplayedKind, *, plays_later: bool) -> Category:
-    """The article 16.2 category of an unplayed round. ``plays_later``: the player plays a
-    game, or is ready to (a forfeit win or a pairing-allocated bye), in a later round."""
-    if kind is UnplayedKind.PAIRING_BYE:
-        return Category.PAIRING_BYE
+    """The article 16.2 category of an unplayed round. ``plays_later``: a later round of the
+    player is not voluntarily unplayed (a game, a forfeit win, a pairing-allocated or a
+    full-point bye)."""
+    if kind in (UnplayedKind.PAIRING_BYE, UnplayedKind.FULL_BYE):
+        return Category.ALLOCATED_OR_FULL_BYE
     if kind is UnplayedKind.FORFEIT_WIN:
         return Category.FORFEIT_WIN
     if kind is UnplayedKind.FORFEIT_LOSS:

@@ -1,19 +1,24 @@
 """The standings services called directly, over a real SQLite store (no HTTP): a TRF's own
-points come back, provisional results count apart, team matches rank teams."""
+points come back, provisional results count apart, team matches rank teams, the start date
+(or the rules) pick the edition of FIDE C.07."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from relay.bus.memory import MemoryBus
 from relay.domain.game.events import GameEvent, ResultSet, ResultVerified, event_data
+from relay.domain.tournament.tie_break_editions import Edition
 from relay.hub.game_views import GameViews
-from relay.hub.standings import VisibleRound, player_standings
+from relay.hub.standings import VisibleRound, edition_of, player_standings
 from relay.hub.team_standings import team_standings_of
 from relay.hub.trf_import import import_trf
 from relay.store.engine import open_store
 from relay.store.event_log import append_events
+from relay.store.models import Tournament
 from relay.store.tournaments import (
     add_player,
     create_game,
@@ -129,3 +134,52 @@ async def test_provisional_results_count_apart_and_only_for_tokens(engine):
     ]
     (match,) = teams_live[0].matches
     assert (match.home, match.away, match.boards) == ("Hradec", "Opava", (1.0, 0.5))
+
+
+async def bh_by_start(engine, start: date | None, edition: str | None) -> dict[int, float]:
+    """BH per start number of the imported Club Open, dated ``start`` and naming
+    ``edition``."""
+    with Session(engine) as session:
+        tournament = session.exec(select(Tournament)).one()
+        tournament.start_date, tournament.tie_break_edition = start, edition
+        session.add(tournament)
+        session.commit()
+        assert tournament.id is not None
+        rows = await player_standings(
+            GameViews(engine, MemoryBus()),
+            session,
+            tournament,
+            every_round(session, tournament.id),
+            provisional=False,
+        )
+    return {row.player.start_number: row.tie_breaks["BH"] for row in rows}
+
+
+@pytest.mark.anyio
+async def test_the_start_date_picks_the_c07_edition(engine):
+    with Session(engine) as session:
+        import_trf(session, club_open(), who_user="arbiter", at=1.0)
+        session.commit()
+    before = await bh_by_start(engine, date(2026, 2, 28), None)
+    after = await bh_by_start(engine, date(2026, 3, 1), None)
+    # Club Open, 3 rounds: the 2026 edition caps each dummy (C.07 16.4) at a draw times the
+    # rounds, 1.5, or, for a forfeit, at the scheduled opponent's adjusted score.
+    # No. 2 (2 points) won r3 by forfeit against No. 9 (a PAB and two forfeit losses: 1):
+    # the dummy drops from 2 to 1. No. 5 (1.5) won r2 by forfeit against No. 9: 1.5 -> 1.
+    # No. 8 (2) had a PAB in r3: 2 -> 1.5. Everyone else's unplayed rounds (No. 3's half
+    # bye, No. 9's own) have a dummy at or under the caps already.
+    assert {n: before[n] - after[n] for n in before} == {
+        1: 0, 2: 1, 3: 0, 4: 0, 5: 0.5, 6: 0, 7: 0, 8: 0.5, 9: 0,
+    }  # fmt: skip
+    # Named, the edition wins over the start date.
+    assert await bh_by_start(engine, date(2026, 3, 1), "2024") == before
+    assert await bh_by_start(engine, date(2026, 2, 28), "2026") == after
+
+
+def test_without_a_start_date_the_edition_in_force_today():
+    undated = Tournament(name="Undated")
+    assert edition_of(undated, date(2026, 2, 1)) is Edition.FIDE_2024
+    assert edition_of(undated, date(2026, 3, 1)) is Edition.FIDE_2026
+    assert edition_of(Tournament(name="Named", tie_break_edition="2024"), date(2027, 1, 1)) is (
+        Edition.FIDE_2024
+    )

@@ -114,3 +114,26 @@ def test_boards_stored_before_clock_settings_are_auto(tmp_path):
         assert [tuple(row) for row in rows] == [(1, "auto")]
     finally:
         engine.dispose()
+
+
+def test_tournaments_stored_before_editions_name_none(tmp_path):
+    # None: the C.07 edition in force at the tournament's start date.
+    url = f"sqlite:///{tmp_path / 'r4.db'}"
+    old = create_engine(url)
+    try:
+        upgrade(old, "0004")
+        with old.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO tournament (id, name, site, tie_breaks) VALUES (1, 'T', '?', 'SB')"
+            )
+    finally:
+        old.dispose()
+    engine = open_store(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql(
+                "SELECT tie_breaks, tie_break_edition FROM tournament"
+            ).all()
+        assert [tuple(row) for row in rows] == [("SB", None)]
+    finally:
+        engine.dispose()

@@ -6,7 +6,7 @@ import pytest
 from sqlmodel import Session, select
 
 from relay.domain.formats.event_file import BoardSetup, parse_event_file
-from relay.store.models import Game, Player, Round
+from relay.store.models import Game, Player, Round, Tournament
 from relay.store.pairings import set_pairings
 from relay.store.setup import load_event
 from relay.store.tournaments import (
@@ -152,3 +152,17 @@ def test_a_boards_clock_setting_is_stored_and_kept_when_loaded_again(engine):
         assert list_eboards(session, tournament_id=report.tournament_id)[0].clock == "auto"
         with pytest.raises(ValueError, match="sideways"):
             set_eboard_clock(session, eboard_id=eboard.id, clock="sideways")
+
+
+def test_the_tie_break_edition_is_stored_and_kept_when_loaded_again(engine):
+    named = EVENT.replace(
+        'time_control = "90+30"', 'time_control = "90+30"\ntie_break_edition = "2024"'
+    )
+    with Session(engine) as session:
+        report = load_event(session, parse_event_file(named))
+        stored = session.get(Tournament, report.tournament_id)
+        assert stored is not None
+        assert stored.tie_break_edition == "2024"
+        load_event(session, parse_event_file(EVENT))  # the file now names none
+        session.refresh(stored)
+        assert stored.tie_break_edition == "2024"  # a stored tournament keeps it

@@ -111,6 +111,11 @@ def test_the_module_documentation_is_a_valid_event_file():
         ("[tournament]\nname = 'X'\npairing_system = 'dutch'", "pairing_system is one of"),
         ("[tournament]\nname = 'X'\ntie_breaks = ['BH', 'BH-Z9']", "tie_breaks: .*BH-Z9"),
         ("[tournament]\nname = 'X'\ntie_breaks = [1]", "tie_breaks is a list of names"),
+        (
+            "[tournament]\nname = 'X'\ntie_break_edition = '2025'",
+            "[tournament]: tie_break_edition is .2024. or .2026. .in quotes., not .2025.",
+        ),
+        ("[tournament]\nname = 'X'\ntie_break_edition = 2026", "in quotes., not 2026"),
     ],
 )
 def test_bad_files_are_refused_with_the_place_and_the_reason(text, message):
@@ -179,3 +184,12 @@ def test_a_rendered_event_file_reads_back_the_same():
     )
     setup = replace(setup, players=(setup.players[0], odd))
     assert parse_event_file(render_event_file(setup)) == setup
+
+
+def test_the_tie_break_edition_is_read_and_written_back():
+    assert parse_event_file(EXAMPLE).tournament.tie_break_edition is None  # by start_date
+    for edition in ("2024", "2026"):
+        text = EXAMPLE.replace("rounds = 9", f'rounds = 9\ntie_break_edition = "{edition}"')
+        setup = parse_event_file(text)
+        assert setup.tournament.tie_break_edition == edition
+        assert parse_event_file(render_event_file(setup)) == setup

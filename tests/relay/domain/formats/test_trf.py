@@ -161,6 +161,24 @@ def test_dialects_differ_only_in_rounds_and_colour_lines():
     assert parse_trf(render_trf(black, "trf2026")).first_colour == "black"
 
 
+def test_only_trf_2026_writes_the_tie_breaks_and_their_c07_edition():
+    t = replace(
+        expected_tournament(), tie_breaks=("BH-C1", "BH", "SB", "BH-M1"), tie_break_edition="2026"
+    )
+    text = render_trf(t, "trf2026")
+    # 202: FIDE's Mandatory Tie-Breaks codes, modifiers after a slash; the edition in a ###
+    # comment line, the only room either dialect has for it.
+    assert "202 BH/C1,BH,SB,BH/M1\n" in text
+    assert "### Tie-breaks: FIDE C.07 (2026): BH-C1, BH, SB, BH-M1\n" in text
+    assert render_trf(t, "trf16") == CANONICAL_16
+    # Reading skips both lines: the file reads back as the tournament without them.
+    assert parse_trf(text) == expected_tournament()
+    # SB-IECG has no FIDE code: no 202 line, the comment still names every tie-break.
+    iecg = render_trf(replace(t, tie_breaks=("SB-IECG", "BH")), "trf2026")
+    assert "\n202 " not in iecg
+    assert "### Tie-breaks: FIDE C.07 (2026): SB-IECG, BH\n" in iecg
+
+
 def test_crlf_comments_and_unmodelled_lines_are_read():
     text = "### written by hand\n" + CANONICAL_16.replace("XXR 3\n", "XXR 3\n132 26/11/21\n")
     assert parse_trf(text.replace("\n", "\r\n")) == expected_tournament()

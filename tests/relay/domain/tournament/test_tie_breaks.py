@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from relay.domain.tournament.tie_break_names import UnknownTieBreakError
 from relay.domain.tournament.tie_break_withdrawals import round_robin_withdrawal
 from relay.domain.tournament.tie_breaks import (
+    Edition,
     Played,
     Standing,
     Unplayed,
@@ -18,6 +19,10 @@ from relay.domain.tournament.tie_breaks import (
     parse_order,
     standings,
 )
+
+#: The edition the values below were worked out in (where the 2026 one gives other values,
+#: tests/relay/domain/tournament/test_tie_break_editions.py has them).
+E24 = Edition.FIDE_2024
 
 # Four players, three rounds (a round robin):
 #   r1: A-B 1-0, C-D 1/2     r2: B-C 0-1, D-A 1/2     r3: A-C 1/2, B-D 1-0
@@ -33,7 +38,7 @@ GAMES = [
 
 
 def test_a_round_robin_by_hand():
-    table = {row.player: row for row in standings(["A", "B", "C", "D"], GAMES)}
+    table = {row.player: row for row in standings(["A", "B", "C", "D"], GAMES, edition=E24)}
     assert {p: row.points for p, row in table.items()} == {"A": 2, "B": 1, "C": 2, "D": 1}
     # BH: A met B(1), D(1), C(2) = 4; C met D(1), B(1), A(2) = 4; B met A, C, D = 5; D = 5.
     assert {p: row.tie_breaks["BH"] for p, row in table.items()} == {"A": 4, "B": 5, "C": 4, "D": 5}
@@ -59,26 +64,28 @@ def test_a_round_robin_by_hand():
 
 
 def test_the_order_breaks_ties_and_start_numbers_end_them():
-    order = [row.player for row in standings(["A", "B", "C", "D"], GAMES)]
+    order = [row.player for row in standings(["A", "B", "C", "D"], GAMES, edition=E24)]
     # A and C tie on points, BH-C1, BH, SB and WIN; C played Black twice, A once.
     # B and D tie on points, BH-C1 and BH; D wins on SB (2 against 1).
     assert order == ["C", "A", "D", "B"]
     # Where everything ties, the start order stays.
-    assert [row.player for row in standings(["B", "A"], [])] == ["B", "A"]
+    assert [row.player for row in standings(["B", "A"], [], edition=E24)] == ["B", "A"]
 
 
 def test_average_rating_of_opponents():
     ratings = {"A": 2000, "B": 1800, "C": 1900, "D": None}
-    table = {row.player: row for row in standings(["A", "B", "C", "D"], GAMES, ratings)}
+    table = {
+        row.player: row for row in standings(["A", "B", "C", "D"], GAMES, ratings, edition=E24)
+    }
     assert table["A"].tie_breaks["ARO"] == round((1800 + 1900) / 2)  # D is unrated
     assert table["D"].tie_breaks["ARO"] == round((1900 + 2000 + 1800) / 3)
 
 
 def test_no_games_no_points():
-    (row,) = standings(["A"], [])
+    (row,) = standings(["A"], [], edition=E24)
     assert (row.points, row.tie_breaks["BH-C1"], row.tie_breaks["SB"]) == (0, 0, 0)
     # Floats throughout, as the API serialises them (an empty sum() would be the int 0).
-    (row,) = standings(["A"], [], order=EVERY)
+    (row,) = standings(["A"], [], order=EVERY, edition=E24)
     assert all(type(value) is float for value in (row.points, *row.tie_breaks.values()))
 
 
@@ -114,7 +121,7 @@ EVERY = (
 
 
 def swiss(order: Sequence[str] = EVERY) -> dict[str, Standing[str]]:
-    rows = standings(SWISS_PLAYERS, SWISS_GAMES, order=order, unplayed=SWISS_UNPLAYED)
+    rows = standings(SWISS_PLAYERS, SWISS_GAMES, order=order, unplayed=SWISS_UNPLAYED, edition=E24)
     return {row.player: row for row in rows}
 
 
@@ -151,11 +158,15 @@ def test_buchholz_with_unplayed_rounds():
 
 def test_fore_buchholz_takes_the_last_round_as_drawn():
     table = swiss()
-    # Fore scores (r3 replaced by 1/2): A 2 + 1/2 = 2.5, B 0 + 1/2 = .5, C 1.5 + 1/2 = 2,
-    # D 1 + 1/2 = 1.5, E 1 + 1/2 = 1.5 (adjusted or not: the 16.2.5 round is a draw anyway).
+    # Art. 8.3 takes the games of the last round as draws; E's absence in r3 is no game.
+    # Fore scores (r3 games replaced by 1/2): A 2 + 1/2 = 2.5, B 0 + 1/2 = .5,
+    # C 1.5 + 1/2 = 2, D 1 + 1/2 = 1.5, E 1 (no game in r3). As the opponents read E (16.3),
+    # the 16.2.5 absence is a draw: 1.5.
     # A: B .5 + E 1.5 + C 2 = 4; B: 2.5 + 2 + 1.5 = 6; C: D 1.5 + B .5 + A 2.5 = 4.5;
-    # D: C 2 + dummy 1.5 + B .5 = 4; E: dummy 1.5 + A 2.5 + dummy 1.5 = 5.5.
-    assert column(table, "FB") == {"A": 4, "B": 6, "C": 4.5, "D": 4, "E": 5.5}
+    # D: C 2 + dummy 1.5 + B .5 = 4; E: dummy 1 + A 2.5 + dummy 1 = 4.5.
+    # (TieBreakServer 1.9.57 gives the same five values; before, E had 5.5: the absence was
+    # taken as a draw in E's own fore score too.)
+    assert column(table, "FB") == {"A": 4, "B": 6, "C": 4.5, "D": 4, "E": 4.5}
 
 
 def test_average_of_opponents_buchholz_over_the_board():
@@ -179,6 +190,43 @@ def test_sonneborn_berger_fide_and_iecg():
     assert column(table, "SB-IECG") == {"A": 2, "B": 0, "C": 2.25, "D": 1, "E": 0}
 
 
+def test_sonneborn_berger_cut_one_takes_the_lowest_scoring_opponent():
+    # Art. 14.1.1: Cut-1 drops the least significant value; for SB, the contribution of the
+    # opponent with the lowest score, not the lowest contribution. In the round robin above
+    # B lost to A (2) and C (2), 0 each, and beat D (1): 1. The lowest-scoring opponent is
+    # D, so SB-C1 = 0 + 0 = 0 (cutting the lowest contribution, a 0, would leave 1).
+    table = {
+        r.player: r for r in standings(["A", "B", "C", "D"], GAMES, order=("SB-C1",), edition=E24)
+    }
+    assert (table["B"].tie_breaks["SB"], table["B"].tie_breaks["SB-C1"]) == (1, 0)
+
+
+def test_a_voluntarily_unplayed_round_lower_than_the_least_significant_value_stays():
+    # r1: X-Y 1-0, Z-W 1-0, V-U 1-0; r2: X does not come (Z wins by forfeit), Y-V 0-1,
+    # W-U 1/2; r3: X-U 1-0, Z-V 1/2, Y-W 1-0. X 2, Y 1, Z 2.5, W .5, V 2.5, U .5.
+    # X's SB: Y 1x1 + dummy 2x0 (the forfeit loss, a VUR) + U .5x1 = 1.5. Art. 16.5.1 cuts
+    # the lowest contribution of a VUR "as long as such contribution is not lower than the
+    # least significant value": the VUR's 0 is lower than U's .5 (the lowest-scoring
+    # opponent), so U's .5 goes: SB-C1 = 1.
+    games = [
+        Played("X", "Y", 1.0, 1),
+        Played("Z", "W", 1.0, 1),
+        Played("V", "U", 1.0, 1),
+        Played("Y", "V", 0.0, 2),
+        Played("W", "U", 0.5, 2),
+        Played("X", "U", 1.0, 3),
+        Played("Z", "V", 0.5, 3),
+        Played("Y", "W", 1.0, 3),
+    ]
+    forfeit = [
+        Unplayed("Z", 2, UnplayedKind.FORFEIT_WIN, "X"),
+        Unplayed("X", 2, UnplayedKind.FORFEIT_LOSS, "Z"),
+    ]
+    rows = standings(list("XYZWVU"), games, order=("SB-C1",), unplayed=forfeit, edition=E24)
+    x = next(r for r in rows if r.player == "X")
+    assert (x.points, x.tie_breaks["SB"], x.tie_breaks["SB-C1"]) == (2, 1.5, 1)
+
+
 def test_counts_of_wins_and_colours():
     table = swiss()
     # WIN counts a win's points played or not (E's PAB); WON only over the board.
@@ -200,8 +248,9 @@ def test_progressive_score_and_koya():
 
 
 def test_direct_encounter_within_the_tied_group():
-    # C and D tie on 2 and drew: 1/2 each, which separates nobody.
-    assert column(swiss(order=("DE",)), "DE") == {"A": 0, "B": 0, "C": 0.5, "D": 0.5, "E": 0}
+    # DE is how many of the tied players DE ranks below the player. C and D tie on 2 and
+    # drew: 1/2 each, which separates nobody.
+    assert column(swiss(order=("DE",)), "DE") == {"A": 0, "B": 0, "C": 0, "D": 0, "E": 0}
     # A round robin where A beat B and both finish on 2 (C 1.5, D .5):
     games = [
         Played("A", "B", 1.0),
@@ -213,18 +262,29 @@ def test_direct_encounter_within_the_tied_group():
     ]
     players = ["A", "B", "C", "D"]
     # A always had White, B once Black: BPG alone puts B first, DE first puts A first.
-    assert [r.player for r in standings(players, games, order=("BPG",))][:2] == ["B", "A"]
-    ranked = standings(players, games, order=("DE", "BPG"))
+    assert [r.player for r in standings(players, games, order=("BPG",), edition=E24)][:2] == [
+        "B",
+        "A",
+    ]
+    ranked = standings(players, games, order=("DE", "BPG"), edition=E24)
+    # A is above one tied player (B), B above none.
     assert [(r.player, r.tie_breaks["DE"]) for r in ranked][:2] == [("A", 1), ("B", 0)]
     # After BPG they are no longer tied, so DE has no group to work in.
-    after = {r.player: r.tie_breaks["DE"] for r in standings(players, games, order=("BPG", "DE"))}
+    after = {
+        r.player: r.tie_breaks["DE"]
+        for r in standings(players, games, order=("BPG", "DE"), edition=E24)
+    }
     assert after == {"A": 0, "B": 0, "C": 0, "D": 0}
 
 
-def test_direct_encounter_needs_everyone_to_have_met():
-    # A, B and C all score 1; A and C never met, so DE does not apply (art. 6.1).
+def test_direct_encounter_where_not_everyone_met_needs_a_sure_first():
+    # A, B and C all score 1; A and C never met (art. 6.3). In their table A has 1 (beat B),
+    # B has 1 (beat C), C has 0 but could have 1 had C beaten A. A is not higher than every
+    # score another could reach (B's 1), so nobody is ranked first and DE leaves the tie.
     games = [Played("A", "B", 1.0, 1), Played("B", "C", 1.0, 2), Played("C", "D", 1.0, 1)]
-    table = {r.player: r for r in standings(["A", "B", "C", "D"], games, order=("DE",))}
+    table = {
+        r.player: r for r in standings(["A", "B", "C", "D"], games, order=("DE",), edition=E24)
+    }
     assert column(table, "DE") == {"A": 0, "B": 0, "C": 0, "D": 0}
 
 
@@ -236,13 +296,15 @@ def test_a_forfeit_counts_against_a_dummy_in_a_swiss_and_as_a_game_in_a_round_ro
         Unplayed("C", 2, UnplayedKind.FORFEIT_LOSS, "A"),
     ]
     players = ["A", "B", "C", "D"]
-    table = {r.player: r for r in standings(players, games, unplayed=forfeit)}
+    table = {r.player: r for r in standings(players, games, unplayed=forfeit, edition=E24)}
     # Swiss: A's r2 is against a dummy with A's own 2 points: BH = B .5 + 2 = 2.5,
     # SB = .5x1 + 2x1 = 2.5. C's forfeit loss is 16.2.4, so C's adjusted score stays 0.
     assert (table["A"].tie_breaks["BH"], table["A"].tie_breaks["SB"]) == (2.5, 2.5)
     table = {
         r.player: r
-        for r in standings(players, games, order=("WON",), unplayed=forfeit, round_robin=True)
+        for r in standings(
+            players, games, order=("WON",), unplayed=forfeit, round_robin=True, edition=E24
+        )
     }
     # Round robin (art. 15.2): the forfeit is a game against C (0): BH .5, SB .5.
     assert (table["A"].tie_breaks["BH"], table["A"].tie_breaks["SB"]) == (0.5, 0.5)
@@ -257,7 +319,10 @@ RATING_ORDER = ("ARO", "ARO-C1", "TPR", "PTP", "APRO", "APPO")
 
 
 def test_rating_tie_breaks_by_hand():
-    table = {r.player: r for r in standings(["X", "Y", "Z"], RATED_GAMES, RATED, RATING_ORDER)}
+    table = {
+        r.player: r
+        for r in standings(["X", "Y", "Z"], RATED_GAMES, RATED, RATING_ORDER, edition=E24)
+    }
     # ARO: X 2000; Y (2000 + 1800) / 2 = 1900; Z 2000. ARO-C1 drops Y's 1800: 2000.
     assert column(table, "ARO") == {"X": 2000, "Y": 1900, "Z": 2000}
     assert table["Y"].tie_breaks["ARO-C1"] == 2000
@@ -279,13 +344,13 @@ def test_perfect_performance_of_two_games():
     # (the band up to 188 gives .74).
     table = {r.player: r for r in standings(["P", "Q", "R"], [
         Played("P", "Q", 1.0), Played("R", "P", 0.5)
-    ], {"P": 1500, "Q": 2000, "R": 2000}, ("PTP",))}  # fmt: skip
+    ], {"P": 1500, "Q": 2000, "R": 2000}, ("PTP",), edition=E24)}  # fmt: skip
     assert table["P"].tie_breaks["PTP"] == 2189
 
 
 def test_rating_tie_breaks_need_ratings():
     with pytest.raises(ValueError, match="ratings"):
-        standings(["X"], [], order=("TPR",))
+        standings(["X"], [], order=("TPR",), edition=E24)
 
 
 # --- Names and orders --------------------------------------------------------------------
@@ -306,12 +371,12 @@ def test_parse_order_refuses(text):
 
 def test_an_unknown_name_lists_the_known_ones():
     with pytest.raises(ValueError, match=r"known: DE, WIN, .*BH-C<n>"):
-        standings(["A"], [], order=("BH", "Median"))
+        standings(["A"], [], order=("BH", "Median"), edition=E24)
 
 
 def test_a_result_of_a_stranger_is_refused():
     with pytest.raises(ValueError, match="not among the players"):
-        standings(["A"], [Played("A", "Z", 1.0)])
+        standings(["A"], [Played("A", "Z", 1.0)], edition=E24)
 
 
 # --- Withdrawals, seed 004 chapter 12 ------------------------------------------------------
@@ -340,7 +405,9 @@ def test_withdrawal_at_half_or_more_loses_the_rest_by_default():
     }
     table = {
         r.player: r
-        for r in standings(RR, counted.games, unplayed=counted.unplayed, round_robin=True)
+        for r in standings(
+            RR, counted.games, unplayed=counted.unplayed, round_robin=True, edition=E24
+        )
     }
     # D: 1 + 1/2 + 0 by default = 1.5; C gets the default win: 1.
     assert (table["D"].points, table["C"].points) == (1.5, 1.0)
@@ -394,7 +461,7 @@ PROPERTY_ORDER = ("BH", "BH-C1", "BH-C2", "BH-M1", "SB", "FB", "PS", "KS", "WIN"
 @given(swiss_events())
 def test_cuts_never_add(event):
     players, games, unplayed = event
-    for row in standings(players, games, order=PROPERTY_ORDER, unplayed=unplayed):
+    for row in standings(players, games, order=PROPERTY_ORDER, unplayed=unplayed, edition=E24):
         tb = row.tie_breaks
         assert tb["BH"] >= tb["BH-C1"] >= tb["BH-C2"] >= 0
         assert tb["BH-C1"] >= tb["BH-M1"]
@@ -404,7 +471,7 @@ def test_cuts_never_add(event):
 @given(swiss_events())
 def test_points_are_the_games_plus_the_byes(event):
     players, games, unplayed = event
-    rows = standings(players, games, unplayed=unplayed)
+    rows = standings(players, games, unplayed=unplayed, edition=E24)
     assert sum(row.points for row in rows) == len(games) + sum(u.points for u in unplayed)
 
 
@@ -413,8 +480,8 @@ def test_the_order_of_the_list_changes_no_value(event, random):
     players, games, unplayed = event
     shuffled = list(players)
     random.shuffle(shuffled)
-    first = standings(players, games, order=PROPERTY_ORDER, unplayed=unplayed)
-    second = standings(shuffled, games, order=PROPERTY_ORDER, unplayed=unplayed)
+    first = standings(players, games, order=PROPERTY_ORDER, unplayed=unplayed, edition=E24)
+    second = standings(shuffled, games, order=PROPERTY_ORDER, unplayed=unplayed, edition=E24)
     assert {r.player: (r.points, r.tie_breaks) for r in first} == {
         r.player: (r.points, r.tie_breaks) for r in second
     }

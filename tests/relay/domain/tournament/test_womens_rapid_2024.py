@@ -3,7 +3,8 @@
 The file (tests/data/fide-womens-world-rapid-2024-results.pgn) has 605 games without
 moves: Round "r.b", White, Black, Result, WhiteElo, BlackElo. Every round has 55 games, and
 all 110 players appear in every round, so nobody had a bye or an absence: the C.07 article
-16 rules for unplayed rounds do not arise (the test checks that). A forfeit cannot be told
+16 rules for unplayed rounds do not arise (the test checks that), and the 2024 and 2026
+editions of C.07 must give the same values (every test runs under both). A forfeit cannot be told
 apart from a played game here (no game has moves), so every game counts as played.
 
 How the expected values are derived, apart from the module: the tag text is read with one
@@ -23,7 +24,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import chess.pgn
 import pytest
 
-from relay.domain.tournament.tie_breaks import Played, Standing, standings
+from relay.domain.tournament.tie_breaks import Edition, Played, Standing, standings
 from tests.data_files import DATA
 
 PGN = DATA / "fide-womens-world-rapid-2024-results.pgn"
@@ -61,7 +62,7 @@ def expected_crosstable() -> Crosstable:
     return score, elo, met
 
 
-def our_standings() -> list[Standing[str]]:
+def our_standings(edition: Edition) -> list[Standing[str]]:
     players: list[str] = []
     games: list[Played[str]] = []
     ratings: dict[str, int | None] = {}
@@ -75,12 +76,12 @@ def our_standings() -> list[Standing[str]]:
             round_ = int(headers["Round"].split(".")[0])
             result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[headers["Result"]]
             games.append(Played(white, black, result, round_))
-    return standings(players, games, ratings, ("BH-C1", "BH", "ARO"), rounds=11)
+    return standings(players, games, ratings, ("BH-C1", "BH", "ARO"), rounds=11, edition=edition)
 
 
-@pytest.fixture(scope="module")
-def both():
-    return expected_crosstable(), {row.player: row for row in our_standings()}
+@pytest.fixture(scope="module", params=list(Edition), ids=lambda e: e.value)
+def both(request):
+    return expected_crosstable(), {row.player: row for row in our_standings(request.param)}
 
 
 def test_everyone_played_every_round(both):
