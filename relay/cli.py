@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -97,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     create = token_commands.add_parser("create", help="make a token and print it (once)")
     create.add_argument("--role", required=True, choices=ROLES)
     create.add_argument("--user", required=True, help="who will use it (shown in the audit)")
+    create.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help="write the token to this new file, readable by its owner alone (mode 0600), "
+        "instead of printing it",
+    )
     _database(create)
     revoke = token_commands.add_parser("revoke", help="revoke every token of a user")
     revoke.add_argument("--user", required=True)
@@ -225,12 +233,16 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
     try:
         with Session(engine) as session:
             if args.token_command == "create":
+                if args.out is not None and args.out.exists():
+                    raise CommandError(f"{args.out} exists; a token goes into a new file only")
                 token = create_token(session, user=args.user, role=args.role)
-                print(token)
-                print(
-                    f"relay: token for {args.user} ({args.role}); it is shown only once",
-                    file=sys.stderr,
-                )
+                if args.out is None:
+                    print(token)
+                    shown = "it is shown only once"
+                else:
+                    write_secret(args.out, token)
+                    shown = f"written to {args.out} (mode 0600)"
+                print(f"relay: token for {args.user} ({args.role}); {shown}", file=sys.stderr)
             elif args.token_command == "revoke":
                 count = revoke_tokens(session, user=args.user)
                 print(f"revoked {count} token(s) of {args.user}")
@@ -239,6 +251,18 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
                     print(f"{user.name}\t{user.role}")
     finally:
         engine.dispose()
+
+
+def write_secret(path: Path, secret: str) -> None:
+    """Write ``secret`` to a new file that only its owner may read or write (0600 from
+    the start: it is never readable by others, not even for a moment)."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as error:
+        raise CommandError(f"cannot create {path}: {error.strerror or error}") from None
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        os.fchmod(file.fileno(), 0o600)  # whatever the umask
+        file.write(secret + "\n")
 
 
 def _backup(args: argparse.Namespace, settings: Settings) -> None:

@@ -1,7 +1,11 @@
 """Settings, in one place: read once (from the environment and the command line), passed down.
 
 Environment variables: ``RELAY_DB`` (database URL), ``RELAY_HOST``, ``RELAY_PORT``,
-``RELAY_RATE_LIMIT`` (public requests per second per client), ``RELAY_REDIS`` (a Redis URL
+``RELAY_RATE_LIMIT`` (public requests per second per client; 0 turns every limit off),
+``RELAY_STAFF_RATE_LIMIT`` (requests per second per user with a valid token),
+``RELAY_AUTH_FAILURES`` (refused tokens per client address a minute),
+``RELAY_STREAMS_PER_CLIENT`` (websocket streams open at once per client address),
+``RELAY_MAX_BODY_BYTES`` (the largest request body), ``RELAY_REDIS`` (a Redis URL
 for several server processes), ``RELAY_BACKUP_DIR`` and
 ``RELAY_BACKUP_MINUTES`` (periodic SQLite backups),
 ``RELAY_WEB_DIR`` (the pages to serve; by default those installed with the package),
@@ -50,6 +54,10 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "RELAY_REDIS": ("redis_url", str),
     "RELAY_REDIS_NAMESPACE": ("redis_namespace", str),
     "RELAY_RATE_LIMIT": ("rate_limit", float),
+    "RELAY_STAFF_RATE_LIMIT": ("staff_rate_limit", float),
+    "RELAY_AUTH_FAILURES": ("auth_failures", int),
+    "RELAY_STREAMS_PER_CLIENT": ("streams_per_client", int),
+    "RELAY_MAX_BODY_BYTES": ("max_body_bytes", int),
     "RELAY_BACKUP_DIR": ("backup_dir", Path),
     "RELAY_BACKUP_MINUTES": ("backup_minutes", float),
     "RELAY_FANOUT_THREADS": ("fanout_threads", int),
@@ -78,9 +86,19 @@ class Settings:
     #: Threads that help write each frame to a room's sockets (None: one per further
     #: core, at most three; 0: the event loop's thread alone).
     fanout_threads: int | None = None
-    #: Public requests per second per client address, and the burst allowed (0: no limit).
+    #: Public requests per second per client address, and the burst allowed (0: no limits
+    #: at all, for tests and benchmarks). See relay.api.limits.
     rate_limit: float = 20.0
     rate_burst: float = 60.0
+    #: Requests per second per user with a valid token (bursts in the same proportion).
+    staff_rate_limit: float = 200.0
+    #: Refused tokens per client address within ``auth_failure_window`` seconds.
+    auth_failures: int = 10
+    auth_failure_window: float = 60.0
+    #: Websocket streams one client address may hold open at once.
+    streams_per_client: int = 50
+    #: The largest request body taken (an event's whole PGN fits); larger ones answer 413.
+    max_body_bytes: int = 16 * 1024 * 1024
     #: Serve HTTPS directly with this certificate chain and key (PEM files).
     certfile: Path | None = None
     keyfile: Path | None = None
@@ -138,6 +156,14 @@ class Settings:
                 raise SettingsError(f"no such file: {path}")
         if self.rate_limit < 0 or self.rate_burst < 1:
             raise SettingsError("the rate limit cannot be negative, nor the burst below 1")
+        if self.rate_limit > 0 and self.staff_rate_limit < self.rate_limit:
+            raise SettingsError("the limit for valid tokens cannot be below the public one")
+        if self.auth_failures < 1 or self.auth_failure_window <= 0:
+            raise SettingsError("at least one failed authentication in a positive window")
+        if self.streams_per_client < 1:
+            raise SettingsError("a client must be allowed at least one stream")
+        if self.max_body_bytes < 1024:
+            raise SettingsError("the body size limit must be at least 1024 bytes")
         if self.heartbeat_seconds <= 0:
             raise SettingsError("the heartbeat interval must be positive")
         if self.fanout_threads is not None and not 0 <= self.fanout_threads <= 64:

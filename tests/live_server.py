@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from sqlmodel import Session
@@ -39,10 +40,13 @@ class LiveServer:
 
 @contextlib.asynccontextmanager
 async def live_server(
-    folder: Path, *, games: int = 1, fanout_threads: int | None = None
+    folder: Path, *, games: int = 1, fanout_threads: int | None = None, **options: Any
 ) -> AsyncIterator[LiveServer]:
+    """``options`` are settings (limits are off unless they say otherwise)."""
     settings = Settings(
-        db_url=f"sqlite:///{folder / 'live.db'}", rate_limit=0, fanout_threads=fanout_threads
+        db_url=f"sqlite:///{folder / 'live.db'}",
+        fanout_threads=fanout_threads,
+        **{"rate_limit": 0, **options},
     )
     engine = open_store(settings.db_url)
     with Session(engine) as session:
@@ -50,7 +54,7 @@ async def live_server(
     hub = Hub(settings, engine, MemoryBus())
     app = create_app(settings, hub)
     sock = listen_socket("127.0.0.1", 0)
-    server = make_server(app)
+    server = make_server(app, settings)
     # The socket listens already: clients that connect early wait in its backlog.
     task = asyncio.create_task(server.serve(sockets=[sock]))
     port = sock.getsockname()[1]

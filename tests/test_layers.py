@@ -27,7 +27,8 @@ RULES: dict[str, set[str]] = {
         "sqlmodel",
         "sqlalchemy",
     },
-    # The API reads the bus for its live streams (the data-flow picture: bus -> api).
+    # The API reads the bus for its live streams (the data-flow picture: bus -> api); it
+    # counts each client's requests with the limits library.
     "relay.api": {
         "relay.hub",
         "relay.store",
@@ -40,6 +41,7 @@ RULES: dict[str, set[str]] = {
         "uvicorn",
         "sqlmodel",
         "sqlalchemy",
+        "limits",
     },
     # The command line and the demo wire everything together; the demo runs boardsim as a
     # separate process, never as an import.

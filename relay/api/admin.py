@@ -10,6 +10,7 @@ from sqlmodel import Session
 from relay.api.deps import AdminDep, HubDep
 from relay.api.refusals import unreadable
 from relay.api.schemas.imports import EventLoaded
+from relay.api.text_bodies import NotTextError, text_file
 from relay.domain.formats.event_file import EventFileError, parse_event_file
 from relay.store.access import audit
 from relay.store.setup import LoadReport, load_event
@@ -49,8 +50,8 @@ async def load(
 ) -> EventLoaded:
     """Load an event file: what is new is added, what is stored stays as it is."""
     try:
-        setup = parse_event_file(text)
-    except EventFileError as error:
+        setup = parse_event_file(text_file(text))
+    except (EventFileError, NotTextError) as error:
         raise unreadable(error, "event file") from None
 
     def work(session: Session) -> LoadReport:

@@ -17,6 +17,7 @@ from relay.api import (
     arbiter,
     boards,
     clocks,
+    faults,
     games,
     imports,
     pairings,
@@ -24,9 +25,12 @@ from relay.api import (
     streams,
     team_standings,
 )
+from relay.api.body_limit import BodyLimit
+from relay.api.limits import Limits, LimitSettings
 from relay.api.rate_limit import RateLimit
 from relay.api.refusals import HTTPInputError, listed_errors
 from relay.api.rooms import Rooms
+from relay.api.route_roles import ERROR_RESPONSES, declare
 from relay.api.socket_fanout import SocketFanout
 from relay.bus.memory import MemoryBus
 from relay.bus.redis_bus import close_bus, open_bus
@@ -42,9 +46,13 @@ Live relay of over-the-board chess games from electronic boards.
 
 Reading needs no login. Changing anything needs a token (`relay token create --role ROLE`)
 sent as `Authorization: Bearer TOKEN`: **operator** (boards), **arbiter** (results,
-corrections, rounds), **admin** (everything, including loading event files). Public
-readers see published rounds only, each as it stood its transmission delay ago; public
-requests are rate-limited per client address.
+corrections, rounds), **admin** (everything, including loading event files); each route
+that needs one names its lowest role as `x-role`. Public readers see published rounds only,
+each as it stood its transmission delay ago.
+
+Every request is rate-limited, before its token is checked: per client address without a
+token, per user with a valid one, and refused tokens far more tightly (429 with
+`Retry-After`). Errors are JSON with `detail` (see docs/api.md).
 """
 
 
@@ -87,6 +95,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         license_info={"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
         lifespan=lifespan,
     )
+    limits = Limits(LimitSettings.of(settings))
+    app.state.limits = limits
     for module in (
         games,
         standings,
@@ -99,9 +109,12 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         admin,
         imports,
     ):
-        app.include_router(module.router)
+        app.include_router(module.router, responses=ERROR_RESPONSES)
+    declare(app)
     app.add_exception_handler(HTTPInputError, listed_errors)
-    app.add_middleware(RateLimit, rate=settings.rate_limit, burst=settings.rate_burst)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(RateLimit, limits=limits)
+    faults.install(app)  # the outermost: it answers for the rest
     serve_page = _page_server(settings.banner)
 
     @app.get("/", include_in_schema=False)

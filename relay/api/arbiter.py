@@ -14,11 +14,13 @@ from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
+from relay.api.ids import MAX_STORED, GameId, RoundId
 from relay.api.refusals import refusals, unreadable
 from relay.api.rooms import Rooms
 from relay.api.schemas.audit import AuditRecord
 from relay.api.schemas.games import GameChanged, PgnImported
 from relay.api.schemas.rounds import RoundInfo
+from relay.api.text_bodies import NotTextError, text_file
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
 from relay.domain.game.arbiter import ArbiterActionError
@@ -41,7 +43,9 @@ class VerifyIn(BaseModel):
 
 
 class MovesIn(BaseModel):
-    ply: int = Field(ge=1, description="first ply to replace (1 = White's first move)")
+    ply: int = Field(
+        ge=1, le=MAX_STORED, description="first ply to replace (1 = White's first move)"
+    )
     san: list[str] = Field(description="the moves from that ply on, in SAN; empty takes back")
     reason: str = Field(default="", description="why, for the audit trail")
 
@@ -68,7 +72,9 @@ def _changed(change: GameChange) -> GameChanged:
 
 
 @router.post("/games/{game_id}/result")
-async def enter_result(hub: HubDep, who: ArbiterDep, game_id: int, body: ResultIn) -> GameChanged:
+async def enter_result(
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: ResultIn
+) -> GameChanged:
     """Enter or change the game's result (it overrides the board's)."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.set_result(
@@ -78,7 +84,7 @@ async def enter_result(hub: HubDep, who: ArbiterDep, game_id: int, body: ResultI
 
 
 @router.post("/games/{game_id}/verify")
-async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> GameChanged:
+async def verify(hub: HubDep, who: ArbiterDep, game_id: GameId, body: VerifyIn) -> GameChanged:
     """Confirm the game's result; public standings count verified results only."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.verify(game_id=game_id, result=body.result, who=who)
@@ -86,7 +92,9 @@ async def verify(hub: HubDep, who: ArbiterDep, game_id: int, body: VerifyIn) -> 
 
 
 @router.post("/games/{game_id}/moves")
-async def correct_moves(hub: HubDep, who: ArbiterDep, game_id: int, body: MovesIn) -> GameChanged:
+async def correct_moves(
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: MovesIn
+) -> GameChanged:
     """Replace the moves from a ply on (the scoresheets disagree with the board)."""
     with refusals(f"game {game_id}", ArbiterActionError):
         change = await hub.desk.replace_moves(
@@ -97,7 +105,7 @@ async def correct_moves(hub: HubDep, who: ArbiterDep, game_id: int, body: MovesI
 
 @router.post("/rounds/{round_id}/publish")
 async def publish(
-    request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: PublishIn
+    request: Request, hub: HubDep, who: ArbiterDep, round_id: RoundId, body: PublishIn
 ) -> RoundInfo:
     """Show the round to the public (or hide it again)."""
     with refusals(f"round {round_id}", ArbiterActionError):
@@ -109,7 +117,7 @@ async def publish(
 
 @router.put("/rounds/{round_id}/delay")
 async def set_delay(
-    request: Request, hub: HubDep, who: ArbiterDep, round_id: int, body: DelayIn
+    request: Request, hub: HubDep, who: ArbiterDep, round_id: RoundId, body: DelayIn
 ) -> RoundInfo:
     """The round's transmission delay for public views and public PGN (0-3600 s)."""
     with refusals(f"round {round_id}", ArbiterActionError):
@@ -125,7 +133,7 @@ async def set_delay(
 async def import_pgn(
     hub: HubDep,
     who: ArbiterDep,
-    round_id: int,
+    round_id: RoundId,
     text: Annotated[
         str, Body(media_type="application/x-chess-pgn", description="one or more games")
     ],
@@ -135,8 +143,8 @@ async def import_pgn(
     or the next free one), games it has (matched by board, else by the players) take the
     PGN's moves and result. A bad game refuses the whole file."""
     try:
-        games = parse_pgn_games(text)
-    except PgnImportError as error:
+        games = parse_pgn_games(text_file(text))
+    except (PgnImportError, NotTextError) as error:
         raise unreadable(error) from None
     with refusals(f"round {round_id}", ArbiterActionError):
         report = await hub.desk.import_pgn(round_id=round_id, games=games, who=who, reason=reason)

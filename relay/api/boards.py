@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from relay.api.deps import HubDep, OperatorDep
+from relay.api.ids import BodyId, EBoardId, GameId
 from relay.api.refusals import refusals
 from relay.api.schemas.boards import BoardAssignment, EBoardClockSide, GameBoardState
 from relay.api.schemas.games import DrawOfferState
@@ -21,11 +22,11 @@ router = APIRouter(prefix="/api", tags=["boards"])
 
 
 class AssignIn(BaseModel):
-    eboard_id: int | None = Field(description="the electronic board, or null to unassign")
+    eboard_id: BodyId | None = Field(description="the electronic board, or null to unassign")
 
 
 @router.put("/games/{game_id}/board")
-async def assign(hub: HubDep, who: OperatorDep, game_id: int, body: AssignIn) -> BoardAssignment:
+async def assign(hub: HubDep, who: OperatorDep, game_id: GameId, body: AssignIn) -> BoardAssignment:
     """Assign an electronic board of the tournament to the game."""
     try:
         game = await hub.desk.assign(game_id=game_id, eboard_id=body.eboard_id, who=who)
@@ -47,7 +48,7 @@ class ClockSideIn(BaseModel):
 
 @router.put("/eboards/{eboard_id}/clock")
 async def clock_side(
-    hub: HubDep, who: OperatorDep, eboard_id: int, body: ClockSideIn
+    hub: HubDep, who: OperatorDep, eboard_id: EBoardId, body: ClockSideIn
 ) -> EBoardClockSide:
     """Set which side of the electronic board's clock White's is. Games following the board
     read their clocks by it from now on; each records the change in its log."""
@@ -60,7 +61,7 @@ async def clock_side(
 
 # A board's unknowns are left out, not null (see BoardHealthFields).
 @router.post("/games/{game_id}/attach", response_model_exclude_unset=True)
-async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> GameBoardState:
+async def attach(hub: HubDep, who: OperatorDep, game_id: GameId) -> GameBoardState:
     """Start following the game's assigned board."""
     # No board assigned, or the board in use: 409; its port cannot be opened: 503.
     with refusals(f"game {game_id}"):
@@ -69,7 +70,7 @@ async def attach(hub: HubDep, who: OperatorDep, game_id: int) -> GameBoardState:
 
 
 @router.post("/games/{game_id}/detach", response_model_exclude_unset=True)
-async def detach(hub: HubDep, who: OperatorDep, game_id: int) -> GameBoardState:
+async def detach(hub: HubDep, who: OperatorDep, game_id: GameId) -> GameBoardState:
     """Stop following the game's board; what it decided is saved first."""
     try:
         await hub.detach(game_id)
@@ -84,7 +85,7 @@ class DrawIn(BaseModel):
 
 
 @router.post("/games/{game_id}/draw")
-async def draw(hub: HubDep, who: OperatorDep, game_id: int, body: DrawIn) -> DrawOfferState:
+async def draw(hub: HubDep, who: OperatorDep, game_id: GameId, body: DrawIn) -> DrawOfferState:
     """A draw offer, acceptance, refusal or withdrawal from the scoresheet beside the board
     (9.1.2). An accepted offer proposes the draw for the arbiter to confirm."""
     with refusals(f"game {game_id}", DrawOfferError):

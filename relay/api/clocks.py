@@ -15,6 +15,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from relay.api.deps import ArbiterDep, HubDep
+from relay.api.ids import BodyId, GameId, RoundId
 from relay.api.refusals import refusals
 from relay.api.schemas.clocks import (
     BoardClockReport,
@@ -38,7 +39,7 @@ router = APIRouter(prefix="/api", tags=["clocks"])
 
 
 class StartIn(BaseModel):
-    games: list[int] | None = Field(
+    games: list[BodyId] | None = Field(
         default=None, description="the games whose clocks to start; all of the round's if absent"
     )
     at: datetime | None = Field(
@@ -48,12 +49,12 @@ class StartIn(BaseModel):
 
 
 class PauseIn(BaseModel):
-    games: list[int] | None = None
+    games: list[BodyId] | None = None
     reason: str = Field(default="", description="why, for the audit trail")
 
 
 class ResumeIn(BaseModel):
-    games: list[int] | None = None
+    games: list[BodyId] | None = None
 
 
 class TimeChangeIn(BaseModel):
@@ -108,7 +109,7 @@ def _change(change: TimeChange) -> TimeChangeInfo:
 
 @router.post("/rounds/{round_id}/clocks/start")
 async def start_clocks(
-    hub: HubDep, who: ArbiterDep, round_id: int, body: StartIn | None = None
+    hub: HubDep, who: ArbiterDep, round_id: RoundId, body: StartIn | None = None
 ) -> RoundClockState | ClockAction:
     """Set every clock of the round (or of the chosen games) to the time control's starting
     time and start White's: now, or at ``at`` (the answer then only confirms the schedule;
@@ -127,7 +128,7 @@ async def start_clocks(
 
 
 @router.delete("/rounds/{round_id}/clocks/schedule")
-async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: int) -> RoundClockState:
+async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: RoundId) -> RoundClockState:
     """Call off a scheduled start."""
     if not hub.clocks.cancel_schedule(round_id):
         raise HTTPException(404, f"round {round_id} has no scheduled start")
@@ -135,14 +136,14 @@ async def cancel_start(hub: HubDep, who: ArbiterDep, round_id: int) -> RoundCloc
 
 
 @router.get("/rounds/{round_id}/clocks")
-async def round_clocks(hub: HubDep, who: ArbiterDep, round_id: int) -> RoundClockState:
+async def round_clocks(hub: HubDep, who: ArbiterDep, round_id: RoundId) -> RoundClockState:
     """The last central clock action on the round, per board, and any scheduled start."""
     return _round_clocks(hub.clocks.rounds.get(round_id))
 
 
 @router.post("/rounds/{round_id}/clocks/pause")
 async def pause_clocks(
-    hub: HubDep, who: ArbiterDep, round_id: int, body: PauseIn | None = None
+    hub: HubDep, who: ArbiterDep, round_id: RoundId, body: PauseIn | None = None
 ) -> ClockAction:
     """Stop both clocks of every board of the round (or of the chosen games)."""
     body = body or PauseIn()
@@ -155,7 +156,7 @@ async def pause_clocks(
 
 @router.post("/rounds/{round_id}/clocks/resume")
 async def resume_clocks(
-    hub: HubDep, who: ArbiterDep, round_id: int, body: ResumeIn | None = None
+    hub: HubDep, who: ArbiterDep, round_id: RoundId, body: ResumeIn | None = None
 ) -> ClockAction:
     """Start the clock of the side to move on every board again."""
     body = body or ResumeIn()
@@ -166,7 +167,7 @@ async def resume_clocks(
 
 @router.post("/games/{game_id}/clock/changes")
 async def propose_time_change(
-    hub: HubDep, who: ArbiterDep, game_id: int, body: TimeChangeIn
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: TimeChangeIn
 ) -> ProposedTimeChange:
     """Step one of a time change: see the time before and after. Nothing changes until
     ``POST /api/clock-changes/{token}/confirm`` within the confirmation window."""
@@ -192,7 +193,7 @@ class PenaltyIn(BaseModel):
 
 @router.post("/games/{game_id}/clock/penalties")
 async def propose_penalty(
-    hub: HubDep, who: ArbiterDep, game_id: int, body: PenaltyIn
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: PenaltyIn
 ) -> ProposedPenalty:
     """Step one of the Laws' time penalty: for the game's last completed illegal move, time
     for the opponent (two minutes, one in rapid and blitz) and the offender's increment

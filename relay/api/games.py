@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from relay.api.board_range import parse_board_range
 from relay.api.deps import HubDep, OperatorDep, SessionDep, ViewerDep
+from relay.api.ids import GameId, RoundId, TournamentId
 from relay.api.schemas.boards import RoundBoard
 from relay.api.schemas.games import GameDetail, GameSummary
 from relay.api.schemas.rounds import RoundInfo
@@ -117,7 +118,7 @@ def tournaments(session: SessionDep) -> list[TournamentSummary]:
 
 
 @router.get("/tournaments/{tournament_id}/players")
-def players(session: SessionDep, tournament_id: int) -> list[StartingListEntry]:
+def players(session: SessionDep, tournament_id: TournamentId) -> list[StartingListEntry]:
     """The starting list, by start number."""
     tournament_or_404(session, tournament_id)
     return [
@@ -127,7 +128,7 @@ def players(session: SessionDep, tournament_id: int) -> list[StartingListEntry]:
 
 
 @router.get("/tournaments/{tournament_id}/eboards")
-def eboards(session: SessionDep, who: OperatorDep, tournament_id: int) -> list[EBoardInfo]:
+def eboards(session: SessionDep, who: OperatorDep, tournament_id: TournamentId) -> list[EBoardInfo]:
     """The tournament's electronic boards (operators and up: ports are not public)."""
     tournament_or_404(session, tournament_id)
     return [
@@ -148,7 +149,7 @@ def me(identity: ViewerDep) -> WhoAmI:
 
 @router.get("/tournaments/{tournament_id}/games.pgn", **PGN_ROUTE)
 async def tournament_pgn(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: TournamentId
 ) -> PlainTextResponse:
     """Every round the reader may see, round by round, in board order."""
     tournament_or_404(session, tournament_id)
@@ -186,7 +187,7 @@ def rounds(session: SessionDep, identity: ViewerDep) -> list[RoundInfo]:
 
 
 @router.get("/rounds/{round_id}")
-def round_detail(session: SessionDep, identity: ViewerDep, round_id: int) -> RoundInfo:
+def round_detail(session: SessionDep, identity: ViewerDep, round_id: RoundId) -> RoundInfo:
     return round_view(visible_round(session, round_id, identity))
 
 
@@ -195,7 +196,7 @@ async def round_games(
     hub: HubDep,
     session: SessionDep,
     identity: ViewerDep,
-    round_id: int,
+    round_id: RoundId,
     boards: Annotated[
         str | None, Query(description="only these boards, such as 25-48 (a page)")
     ] = None,
@@ -216,7 +217,7 @@ async def round_games(
 
 @router.get("/rounds/{round_id}/games.pgn", **PGN_ROUTE)
 async def round_pgn(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> PlainTextResponse:
     """The whole round as one multi-game PGN, in board order, with ``%clk`` on every move."""
     round_ = visible_round(session, round_id, identity)
@@ -226,7 +227,7 @@ async def round_pgn(
 
 @router.get("/rounds/{round_id}/archive.pgn", **PGN_ROUTE)
 async def round_archive(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> PlainTextResponse:
     """The round's finished games in the strict seven-tag form (seed 001); games still
     in progress are left out."""
@@ -242,7 +243,7 @@ async def round_archive(
 
 @router.get("/rounds/{round_id}/skeleton.pgn", **PGN_ROUTE)
 async def round_skeleton(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> PlainTextResponse:
     """One PGN per pairing with the headers filled and no moves (seed 004, chapter 18)."""
     visible_round(session, round_id, identity)
@@ -252,7 +253,7 @@ async def round_skeleton(
 
 @router.get("/rounds/{round_id}/stream.pgn", response_class=PgnStreamResponse)
 async def round_pgn_stream(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> StreamingResponse:
     """A chunked stream: every game of the round first, then each game again, whole,
     whenever it changes."""
@@ -282,7 +283,7 @@ async def _pgn_stream(hub: Hub, round_: Round, identity: Identity | None) -> Asy
     response_model_exclude_unset=True,
 )
 def round_boards(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> list[RoundBoard]:
     """Board health: which electronic board plays which game, and whether it is connected."""
     round_ = visible_round(session, round_id, identity)
@@ -309,7 +310,7 @@ def round_boards(
 
 @router.get("/games/{game_id}.pgn", **PGN_ROUTE)
 async def game_pgn(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: GameId
 ) -> PlainTextResponse:
     """One game as PGN."""
     view, cut = await _game(hub, session, identity, game_id)
@@ -318,7 +319,7 @@ async def game_pgn(
 
 @router.get("/games/{game_id}", response_model=GameDetail)
 async def game(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, game_id: GameId
 ) -> dict[str, Any]:
     """One game with its moves, claims and alerts."""
     view, cut = await _game(hub, session, identity, game_id)

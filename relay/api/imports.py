@@ -18,6 +18,7 @@ from relay.api.deps import AdminDep, HubDep
 from relay.api.games import PGN_MEDIA_TYPE
 from relay.api.refusals import unreadable
 from relay.api.schemas.imports import TournamentImported
+from relay.api.text_bodies import NotTextError, text_file
 from relay.domain.errors import InvalidInputError
 from relay.domain.formats.pgn_import import PgnImportError
 from relay.domain.formats.trf import TrfError, parse_trf
@@ -52,8 +53,8 @@ async def import_tournament_trf(
     """Create a tournament from a tournament report file: players, rounds, games, verified
     results and byes (see ``relay.hub.trf_import`` for the choices a TRF leaves open)."""
     try:
-        trf = parse_trf(text)
-    except TrfError as error:
+        trf = parse_trf(text_file(text))
+    except (TrfError, NotTextError) as error:
         raise unreadable(error, "TRF") from None
 
     def work(session: Session) -> ImportReport:
@@ -80,8 +81,8 @@ async def import_tournament_pgn(
     rating, then name), rounds and boards from ``Round "r.b"``, verified results, and
     moves when the games have them (see ``relay.hub.pgn_event_import``)."""
     try:
-        games: list[EventGame] = event_games(text)
-    except PgnImportError as error:
+        games: list[EventGame] = event_games(text_file(text))
+    except (PgnImportError, NotTextError) as error:
         raise unreadable(error, "PGN") from None
 
     def work(session: Session) -> ImportReport:

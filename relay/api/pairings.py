@@ -1,6 +1,6 @@
 """The tournament engine's routes: the next round paired for the arbiter to verify, edited,
-published; byes, withdrawals, the tournament's pairing system and tie-break order; the
-tournament report as TRF.
+published; byes, withdrawals, the tournament's pairing system, tie-break order and C.07
+edition; the tournament report as TRF.
 
 Players are named by start number, as arbiters name them. Pairing and editing need an
 arbiter token and are audited; a round's pairings are public once the round is published.
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep, ViewerDep
+from relay.api.ids import BodyCount, BodyId, RoundId, RoundNumber, StartNumber, TournamentId
 from relay.api.refusals import refusals
 from relay.api.schemas.pairings import (
     PairedBye,
@@ -27,10 +28,13 @@ from relay.api.schemas.pairings import (
 )
 from relay.domain.formats.event_file import PAIRING_SYSTEMS
 from relay.domain.formats.trf import TrfError, render_trf
+from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
 from relay.domain.tournament.tie_break_names import parse_order
 from relay.hub.pairing_desk import PairingRefusedError, RoundPairings
 from relay.hub.pairing_engine import PairingEngineError
+from relay.hub.standings import edition_of
 from relay.store.access import audit
+from relay.store.models import Tournament
 from relay.store.pairings import BYE_KINDS, set_tournament_rules
 from relay.store.tournaments import ConflictError, get_round, get_tournament
 
@@ -38,12 +42,14 @@ router = APIRouter(prefix="/api", tags=["pairings"])
 
 
 class ByeIn(BaseModel):
-    player: int = Field(description="start number")
+    player: BodyId = Field(description="start number")
     kind: str = Field(description=f"one of {', '.join(BYE_KINDS)}")
 
 
 class PairingsIn(BaseModel):
-    games: list[tuple[int, int]] = Field(description="[white, black] start numbers, board 1 first")
+    games: list[tuple[BodyId, BodyId]] = Field(
+        description="[white, black] start numbers, board 1 first"
+    )
     byes: list[ByeIn] = Field(default_factory=list)
     reason: str = Field(default="", description="why, for the audit trail")
 
@@ -53,8 +59,8 @@ class RequestedByeIn(BaseModel):
 
 
 class WithdrawalIn(BaseModel):
-    after_round: int | None = Field(
-        ge=0, description="the last round played; null puts the player back"
+    after_round: BodyCount | None = Field(
+        description="the last round played; null puts the player back"
     )
 
 
@@ -71,6 +77,13 @@ class RulesIn(BaseModel):
     tie_breaks: list[str] | None = Field(
         default=None,
         description="FIDE C.07 names in order, e.g. BH-C1, BH, SB; null for the default",
+    )
+    tie_break_edition: str | None = Field(
+        default=None,
+        description=(
+            f"the FIDE C.07 edition that ranks the tournament, one of {', '.join(EDITIONS)};"
+            " null: the one in force at the start date"
+        ),
     )
 
 
@@ -92,7 +105,9 @@ _REFUSED = (PairingRefusedError, ConflictError, PairingEngineError, TrfError)
 
 
 @router.post("/tournaments/{tournament_id}/rounds/next")
-async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> RoundPairingsInfo:
+async def pair_next_round(
+    hub: HubDep, who: ArbiterDep, tournament_id: TournamentId
+) -> RoundPairingsInfo:
     """Pair the next round by the tournament's system, as an unpublished round for the
     arbiter to check, edit and publish. Refused (409) while a result is not verified."""
     with refusals(f"tournament {tournament_id}", *_REFUSED):
@@ -102,7 +117,7 @@ async def pair_next_round(hub: HubDep, who: ArbiterDep, tournament_id: int) -> R
 
 @router.get("/rounds/{round_id}/pairings")
 async def round_pairings(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, round_id: RoundId
 ) -> RoundPairingsInfo:
     """The round's games and byes by start number, with what breaks the pairing rules."""
     with refusals(f"round {round_id}"):
@@ -115,7 +130,7 @@ async def round_pairings(
 
 @router.put("/rounds/{round_id}/pairings")
 async def edit_pairings(
-    hub: HubDep, who: ArbiterDep, round_id: int, body: PairingsIn
+    hub: HubDep, who: ArbiterDep, round_id: RoundId, body: PairingsIn
 ) -> RoundPairingsInfo:
     """Replace the round's pairings (until a game of it begins); the answer lists what
     breaks the pairing rules, for the arbiter to weigh."""
@@ -134,9 +149,9 @@ async def edit_pairings(
 async def request_bye(
     hub: HubDep,
     who: ArbiterDep,
-    tournament_id: int,
-    number: int,
-    start_number: int,
+    tournament_id: TournamentId,
+    number: RoundNumber,
+    start_number: StartNumber,
     body: RequestedByeIn,
 ) -> RequestedBye:
     """A bye the player asked for, in a round not yet paired."""
@@ -157,7 +172,11 @@ async def request_bye(
 
 @router.put("/tournaments/{tournament_id}/players/{start_number}/withdrawal")
 async def withdraw_player(
-    hub: HubDep, who: ArbiterDep, tournament_id: int, start_number: int, body: WithdrawalIn
+    hub: HubDep,
+    who: ArbiterDep,
+    tournament_id: TournamentId,
+    start_number: StartNumber,
+    body: WithdrawalIn,
 ) -> Withdrawal:
     """The player withdraws after a round (seed 004 ch. 12) and is paired no more."""
     with refusals(f"player {start_number}", *_REFUSED):
@@ -170,13 +189,37 @@ async def withdraw_player(
     return Withdrawal(player=start_number, withdrawn_after=body.after_round)
 
 
+def _stored_rules(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "pairing_system": tournament.pairing_system,
+        "tie_breaks": (
+            None if tournament.tie_breaks is None else list(parse_order(tournament.tie_breaks))
+        ),
+        "tie_break_edition": tournament.tie_break_edition,
+    }
+
+
+def _rules(tournament: Tournament) -> TournamentRules:
+    return TournamentRules.model_validate(
+        _stored_rules(tournament) | {"tie_break_edition_in_force": edition_of(tournament).value}
+    )
+
+
+@router.get("/tournaments/{tournament_id}/rules")
+async def tournament_rules(session: SessionDep, tournament_id: TournamentId) -> TournamentRules:
+    """The tournament's pairing system, tie-break order and the edition of FIDE C.07 that
+    ranks it (the one it names, else the one in force at its start date)."""
+    with refusals(f"tournament {tournament_id}"):
+        return _rules(get_tournament(session, tournament_id=tournament_id))
+
+
 @router.put("/tournaments/{tournament_id}/rules")
 async def set_rules(
     hub: HubDep, who: ArbiterDep, tournament_id: int, body: RulesIn
 ) -> TournamentRules:
-    """Change the tournament's pairing system, its tie-break order, or both: only the fields
-    in the body change (``{}`` changes nothing). The answer is the rules as now stored; what
-    changed is audited."""
+    """Change the tournament's pairing system, its tie-break order, its C.07 edition, or
+    several: only the fields in the body change (``{}`` changes nothing). The answer is the
+    rules as now stored; what changed is audited."""
     given = body.model_fields_set
     if body.pairing_system is not None and body.pairing_system not in PAIRING_SYSTEMS:
         raise HTTPException(422, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
@@ -184,27 +227,29 @@ async def set_rules(
         order = None if body.tie_breaks is None else parse_order(", ".join(body.tie_breaks))
     except ValueError as error:
         raise HTTPException(422, f"tie_breaks: {error}") from None
+    try:
+        edition = None if body.tie_break_edition is None else parse_edition(body.tie_break_edition)
+    except ValueError as error:
+        raise HTTPException(422, f"tie_break_edition: {error}") from None
 
-    def store(session: Session) -> dict[str, Any]:
+    def store(session: Session) -> TournamentRules:
         tournament = get_tournament(session, tournament_id=tournament_id)
-        before: dict[str, Any] = {
-            "pairing_system": tournament.pairing_system,
-            "tie_breaks": (
-                None if tournament.tie_breaks is None else list(parse_order(tournament.tie_breaks))
-            ),
-        }
+        before = _stored_rules(tournament)
         after = dict(before)
         if "pairing_system" in given:
             after["pairing_system"] = body.pairing_system
         if "tie_breaks" in given:
             after["tie_breaks"] = None if order is None else list(order)
+        if "tie_break_edition" in given:
+            after["tie_break_edition"] = None if edition is None else edition.value
         changed = {k: {"from": before[k], "to": after[k]} for k in before if before[k] != after[k]}
         if changed:
-            set_tournament_rules(
+            tournament = set_tournament_rules(
                 session,
                 tournament_id=tournament_id,
                 pairing_system=after["pairing_system"],
                 tie_breaks=after["tie_breaks"],
+                tie_break_edition=after["tie_break_edition"],
             )
             audit(
                 session,
@@ -214,10 +259,10 @@ async def set_rules(
                 detail=changed,
             )
             session.commit()
-        return after
+        return _rules(tournament)
 
     with refusals(f"tournament {tournament_id}"):
-        return TournamentRules.model_validate(await hub.recorder.run(store))
+        return await hub.recorder.run(store)
 
 
 @router.get(
@@ -234,7 +279,7 @@ async def tournament_report(
     hub: HubDep,
     session: SessionDep,
     who: ArbiterDep,
-    tournament_id: int,
+    tournament_id: TournamentId,
     dialect: Annotated[Literal["trf16", "trf2026"], Query()] = "trf16",
 ) -> PlainTextResponse:
     """The tournament report (TRF) with every verified result, for the rating officer and

@@ -1,63 +1,94 @@
-"""Rate limits on public endpoints: a token bucket per client address.
+"""Rate limits on every request, before any route looks at it (see :mod:`relay.api.limits`
+for the budgets).
 
-Requests with a Bearer token (operators, arbiters, admins) are not limited; neither are
-websocket upgrades, which are long-lived. Behind a reverse proxy, run uvicorn with
-``--forwarded-allow-ips`` (``relay serve --proxy``) so the client address is the real one.
+A request over its budget is answered 429 with ``Retry-After``; a websocket over it is
+closed before it is accepted (HTTP 403 on most servers). The client is the connection's
+address; behind a reverse proxy, run uvicorn with ``--forwarded-allow-ips``
+(``relay serve --proxy``) so it is the address the trusted proxy names, and only that proxy.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
+import asyncio
+from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-#: Buckets kept; the least recently seen clients are forgotten first.
-MAX_CLIENTS = 100_000
+from relay.api.deps import token_identity
+from relay.api.limits import Limits
+from relay.hub.hub import Hub
+
+#: The close code the stream routes use for a refused token (relay.api.streams).
+_STREAM_UNAUTHORIZED = 4401
 
 
 class RateLimit:
-    """ASGI middleware: ``rate`` requests per second per client, bursts up to ``burst``."""
+    """ASGI middleware applying ``limits`` to every HTTP request and websocket: a
+    refusal (429) comes before any route, and so before any token is checked by one."""
 
-    def __init__(self, app: ASGIApp, *, rate: float, burst: float) -> None:
+    def __init__(self, app: ASGIApp, *, limits: Limits) -> None:
         self.app = app
-        self.rate = rate
-        self.burst = burst
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.rate <= 0 or _has_token(scope):
+        if scope["type"] not in ("http", "websocket") or not self.limits.enabled:
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        key = client[0] if client else "?"
-        wait = self._take(key, time.monotonic())
+        client = client_of(scope)
+        token = token_of(scope)
+        hub = scope["app"].state.hub
+        wait, user = await self.limits.admit(client, token, lambda t: user_of(hub, t))
         if wait > 0:
-            await _too_many(send, wait)
+            if scope["type"] == "http":
+                await too_many(send, wait)
+            else:
+                await send({"type": "websocket.close", "code": 1013, "reason": "slow down"})
             return
-        await self.app(scope, receive, send)
+        refused = False
 
-    def _take(self, key: str, now: float) -> float:
-        """Take a token from the client's bucket; returns seconds to wait when empty."""
-        tokens, then = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / self.rate
-        self._buckets[key] = (tokens - 1, now)
-        if len(self._buckets) > MAX_CLIENTS:
-            self._buckets.popitem(last=False)
-        return 0.0
+        async def watched(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start":
+                refused = message["status"] == 401
+            elif message["type"] == "websocket.close":
+                refused = message.get("code") == _STREAM_UNAUTHORIZED
+            await send(message)
 
-
-def _has_token(scope: Scope) -> bool:
-    return any(
-        name == b"authorization" and value[:7].lower() == b"bearer "
-        for name, value in scope.get("headers", ())
-    )
+        try:
+            await self.app(scope, receive, watched)
+        finally:
+            if refused and token and user is not None:
+                self.limits.revoked(client, token)
 
 
-async def _too_many(send: Send, wait: float) -> None:
+async def user_of(hub: Hub, token: str) -> str | None:
+    """The user of a valid token; None for one that is not valid."""
+    identity = await asyncio.to_thread(token_identity, hub, token)
+    return None if identity is None else identity.user
+
+
+def client_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+def token_of(scope: Scope) -> str | None:
+    """The token a request carries: ``Authorization: Bearer``, or a stream's ``?token=``."""
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            text: str = value.decode("latin-1")
+            scheme, _, credentials = text.partition(" ")
+            if scheme.lower() == "bearer" and credentials.strip():
+                return credentials.strip()
+            return None
+    if scope["type"] == "websocket" and b"token=" in scope.get("query_string", b""):
+        query: bytes = scope["query_string"]
+        found = parse_qs(query.decode("latin-1")).get("token")
+        return found[-1] if found else None
+    return None
+
+
+async def too_many(send: Send, wait: float) -> None:
     body = b'{"detail":"too many requests; slow down"}'
     await send(
         {

@@ -42,6 +42,8 @@ def make_server(app: FastAPI, settings: Settings | None = None) -> RelayServer:
         ws=stream_protocols(app),
         ws_per_message_deflate=False,
         log_level="warning",
+        # An access log would keep stream URLs, and a stream's token is in its URL.
+        access_log=False,
         lifespan="on",
         proxy_headers=proxy is not None,
         forwarded_allow_ips=proxy,

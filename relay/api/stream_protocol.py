@@ -10,6 +10,13 @@ Every other websocket path goes on to uvicorn's own protocol unchanged.
 
 Clients send nothing a stream needs: pings are answered, a close is returned, data frames
 are read and ignored, and anything malformed or oversized closes the connection.
+
+The limits of :mod:`relay.api.limits` apply here as to every other request, before the
+token is checked: an opening is a request of its client (429 when over the budget, or
+while the client's failed authentications are spent), a client holds at most so many
+streams at once (429), and a refused token counts as a failed authentication. Behind a
+trusted reverse proxy the client is the address the proxy names, read by uvicorn's own
+proxy-headers middleware as for every other request.
 """
 
 from __future__ import annotations
@@ -17,16 +24,26 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import json
 import struct
 from typing import Any
 
 from fastapi import FastAPI
 from uvicorn.config import Config
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
+from relay.api.limits import Limits
+from relay.api.rate_limit import user_of
 from relay.api.rooms import Member
-from relay.api.streams import StreamRefusedError, StreamTarget, join_stream, parse_stream_request
+from relay.api.streams import (
+    CLOSE_UNAUTHORIZED,
+    StreamRefusedError,
+    StreamTarget,
+    join_stream,
+    parse_stream_request,
+)
 from relay.api.transport import (
     CLOSE_GRACE,
     OP_BINARY,
@@ -49,6 +66,7 @@ CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_TOO_BIG = 1009
 CLOSE_RESTART = 1012
 _UNSENDABLE = frozenset({1004, 1005, 1006, 1015})
+_REASONS = {400: b"Bad Request", 429: b"Too Many Requests"}
 
 
 def accept_key(key: bytes) -> bytes:
@@ -66,35 +84,73 @@ def unmask(payload: bytes, mask: bytes) -> bytes:
 
 def stream_protocols(app: FastAPI) -> Any:
     """The ``ws`` protocol factory for uvicorn's Config, serving ``app``'s streams."""
+    proxies: dict[int, ProxyHeadersMiddleware | None] = {}
 
     def make(config: Config, server_state: ServerState, app_state: dict[str, Any]) -> Any:
-        return StreamProtocol(app, config, server_state, app_state)
+        if id(config) not in proxies:
+            proxies[id(config)] = (
+                ProxyHeadersMiddleware(_client_only, config.forwarded_allow_ips)
+                if config.proxy_headers
+                else None
+            )
+        return StreamProtocol(app, config, server_state, app_state, proxies[id(config)])
 
     return make
+
+
+async def _client_only(scope: Any, receive: Any, send: Any) -> None:
+    """The app behind the proxy-headers middleware here: it only wants ``scope["client"]``."""
+
+
+async def client_address(
+    proxy: ProxyHeadersMiddleware | None, peer: Any, headers: list[tuple[bytes, bytes]]
+) -> str:
+    """The client's address: the connection's peer, or the one a trusted proxy names."""
+    scope: dict[str, Any] = {"type": "websocket", "client": peer, "headers": headers}
+    if proxy is not None:
+        await proxy(scope, _client_only, _client_only)  # type: ignore[arg-type]
+    client = scope["client"]
+    return str(client[0]) if client else "?"
 
 
 class StreamProtocol(asyncio.Protocol):
     """One websocket connection: a stream served here, or anything else handed on."""
 
     __slots__ = (
+        "_answered",
         "_app",
         "_app_state",
         "_buffer",
+        "_client",
         "_closing",
         "_config",
         "_fd",
         "_inner",
         "_member",
         "_opening",
+        "_proxy",
         "_server_state",
         "_spilled",
         "_transport",
+        "_user",
     )
 
     def __init__(
-        self, app: FastAPI, config: Config, server_state: ServerState, app_state: dict[str, Any]
+        self,
+        app: FastAPI,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        proxy: ProxyHeadersMiddleware | None = None,
     ) -> None:
         self._app = app
+        self._proxy = proxy
+        #: The client address whose stream count this connection holds, once counted.
+        self._client: str | None = None
+        #: The handshake has been answered with 101.
+        self._answered = False
+        #: The user of the stream's token, when the limits found it valid.
+        self._user: str | None = None
         self._config = config
         self._server_state = server_state
         self._app_state = app_state
@@ -123,7 +179,8 @@ class StreamProtocol(asyncio.Protocol):
             self._handshake(data)
         elif not self._closing:
             self._buffer += data
-            self._read_frames()
+            if self._answered:
+                self._read_frames()
 
     def eof_received(self) -> bool | None:
         if self._inner is not None:
@@ -158,6 +215,9 @@ class StreamProtocol(asyncio.Protocol):
         if self._member is not None:
             self._member.room.leave(self._member)
             self._member = None
+        if self._client is not None:
+            self._limits.close_stream(self._client)
+            self._client = None
 
     # uvicorn's server
 
@@ -240,6 +300,52 @@ class StreamProtocol(asyncio.Protocol):
         ):
             self._refuse("not a websocket handshake (RFC 6455 version 13)")
             return
+        self._buffer = bytearray(rest)
+        self._server_state.connections.add(self)  # type: ignore[arg-type]
+        target_, token = stream
+        raw_headers = [
+            (name.strip().lower().encode("latin-1"), value.strip().encode("latin-1"))
+            for name, _, value in (line.partition(":") for line in lines[1:])
+        ]
+        self._opening = asyncio.get_running_loop().create_task(
+            self._open(target_, token, key, raw_headers)
+        )
+        self._server_state.tasks.add(self._opening)
+        self._opening.add_done_callback(self._server_state.tasks.discard)
+
+    @property
+    def _limits(self) -> Limits:
+        limits: Limits = self._app.state.limits
+        return limits
+
+    async def _admit(self, token: str | None, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Apply the client's limits; refuse the handshake (429) when it is over one."""
+        assert self._transport is not None
+        client = await client_address(
+            self._proxy, self._transport.get_extra_info("peername"), headers
+        )
+        if self._closing:
+            return False
+        hub = self._app.state.hub
+        wait, self._user = await self._limits.admit(client, token, lambda t: user_of(hub, t))
+        if self._closing:
+            return False
+        if wait > 0:
+            self._refuse("too many requests; slow down", 429, wait)
+            return False
+        if not self._limits.open_stream(client):
+            self._refuse(
+                f"too many streams open from {client} "
+                f"(at most {self._limits.settings.streams}); close one first",
+                429,
+                1.0,
+            )
+            return False
+        self._client = client
+        return True
+
+    def _accept(self, key: str) -> None:
+        """Answer the handshake: from now on this is a websocket."""
         assert self._transport is not None
         self._transport.write(
             b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
@@ -247,18 +353,13 @@ class StreamProtocol(asyncio.Protocol):
             + accept_key(key.encode())
             + b"\r\n\r\n"
         )
-        self._buffer = bytearray(rest)
+        self._answered = True
         sock = self._transport.get_extra_info("socket")
         if sock is not None and self._transport.get_extra_info("sslcontext") is None:
             # Told of every byte that waits (pause_writing) and of the buffer emptying
             # (resume_writing), the room can write to the socket itself in between.
             self._transport.set_write_buffer_limits(high=0)
             self._fd = sock.fileno()
-        self._server_state.connections.add(self)  # type: ignore[arg-type]
-        target_, token = stream
-        self._opening = asyncio.get_running_loop().create_task(self._open(target_, token))
-        self._server_state.tasks.add(self._opening)
-        self._opening.add_done_callback(self._server_state.tasks.discard)
         if self._buffer:
             self._read_frames()
 
@@ -270,21 +371,31 @@ class StreamProtocol(asyncio.Protocol):
         inner.connection_made(self._transport)
         inner.data_received(data)
 
-    def _refuse(self, reason: str) -> None:
+    def _refuse(self, reason: str, status: int = 400, wait: float = 0.0) -> None:
+        """Answer the handshake with an HTTP error, its reason as JSON ``detail``."""
         assert self._transport is not None
-        body = reason.encode()
+        body = json.dumps({"detail": reason}).encode()
+        retry = b"retry-after: %d\r\n" % max(1, round(wait)) if wait > 0 else b""
         self._transport.write(
-            b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+            b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\n%s"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
+            % (status, _REASONS[status], retry, len(body), body)
         )
         self._closing = True
         self._transport.close()
 
-    async def _open(self, target: StreamTarget, token: str | None) -> None:
+    async def _open(
+        self, target: StreamTarget, token: str | None, key: str, headers: list[tuple[bytes, bytes]]
+    ) -> None:
+        if not await self._admit(token, headers):
+            return
+        self._accept(key)
         state = self._app.state
         try:
             member, history = await join_stream(state.hub, state.rooms, target, token, self)
         except StreamRefusedError as refused:
+            if refused.code == CLOSE_UNAUTHORIZED and token and self._user is not None:
+                self._limits.revoked(self._client or "?", token)
             self.close(refused.code, refused.reason)
             return
         if self._closing:

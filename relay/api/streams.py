@@ -28,13 +28,15 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from relay.api.board_range import BoardRange, parse_board_range
 from relay.api.deps import token_identity
+from relay.api.ids import MAX_STORED, GameId, RoundId, stored_id
+from relay.api.limits import Limits
 from relay.api.rooms import CLOSE_TRY_AGAIN, Member, Rooms, encode_event
 from relay.api.transport import FrameWriter
 from relay.bus.messages import Published, game_topic, round_topic
@@ -52,7 +54,9 @@ CLOSE_UNAUTHORIZED = 4401
 #: Policy violation (RFC 6455): the request asked for something malformed.
 CLOSE_BAD_REQUEST = 1008
 
-_PATH = re.compile(r"/api/(games|rounds)/(\d+)/stream")
+_PATH = re.compile(r"/api/(games|rounds)/([0-9]+)/stream")
+#: A version has at most this many digits (a game's log is nowhere near a billion events).
+MAX_SINCE_DIGITS = 18
 
 
 class StreamRefusedError(RefusedError):
@@ -90,13 +94,16 @@ def parse_stream_request(path: str, query: str) -> tuple[StreamTarget, str | Non
     found = _PATH.fullmatch(path)
     if found is None:
         return None
+    kind: Literal["games", "rounds"] = "games" if found[1] == "games" else "rounds"
+    ident = stored_id(found[2])
+    if ident is None:
+        raise ValueError(f"{found[2][:24]!r} is not a {kind[:-1]} id (1 to {MAX_STORED})")
     fields = parse_qs(query, keep_blank_values=True)
     since_text = fields.get("since", ["0"])[-1]
-    if not since_text.isdigit():
-        raise ValueError(f"since must be a version number, not {since_text!r}")
-    kind: Literal["games", "rounds"] = "games" if found[1] == "games" else "rounds"
+    if not (since_text.isascii() and since_text.isdigit() and len(since_text) <= MAX_SINCE_DIGITS):
+        raise ValueError(f"since must be a version number, not {since_text[:24]!r}")
     token = fields.get("token", [""])[-1] or None
-    return StreamTarget(kind, int(found[2]), int(since_text), _boards(kind, fields)), token
+    return StreamTarget(kind, ident, int(since_text), _boards(kind, fields)), token
 
 
 def _boards(kind: str, fields: dict[str, list[str]]) -> BoardRange | None:
@@ -201,14 +208,17 @@ def _round_snapshot(
 
 @router.websocket("/games/{game_id}/stream")
 async def game_stream(
-    websocket: WebSocket, game_id: int, since: int = 0, token: str | None = None
+    websocket: WebSocket,
+    game_id: GameId,
+    since: Annotated[int, Query(ge=0, lt=10**MAX_SINCE_DIGITS)] = 0,
+    token: str | None = None,
 ) -> None:
     await _serve(websocket, StreamTarget("games", game_id, since), token)
 
 
 @router.websocket("/rounds/{round_id}/stream")
 async def round_stream(
-    websocket: WebSocket, round_id: int, token: str | None = None, boards: str | None = None
+    websocket: WebSocket, round_id: RoundId, token: str | None = None, boards: str | None = None
 ) -> None:
     try:
         board_range = None if boards is None else parse_board_range(boards)
@@ -220,8 +230,21 @@ async def round_stream(
 
 
 async def _serve(websocket: WebSocket, target: StreamTarget, token: str | None) -> None:
-    """Through ASGI: send the history, then the member's backlog, until the end."""
+    """Through ASGI: send the history, then the member's backlog, until the end. (The
+    rate limit middleware has let the client in; the streams it holds are counted here.)"""
+    limits: Limits = websocket.app.state.limits
+    client = websocket.client.host if websocket.client else "?"
     await websocket.accept()
+    if not limits.open_stream(client):
+        await websocket.close(CLOSE_TRY_AGAIN, "too many streams open from your address")
+        return
+    try:
+        await _follow(websocket, target, token)
+    finally:
+        limits.close_stream(client)
+
+
+async def _follow(websocket: WebSocket, target: StreamTarget, token: str | None) -> None:
     try:
         member, history = await join_stream(
             websocket.app.state.hub, websocket.app.state.rooms, target, token, None

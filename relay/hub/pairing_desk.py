@@ -162,10 +162,11 @@ class PairingDesk:
         """A bye for a round not yet paired (the round is created, empty, if need be)."""
 
         def store(session: Session) -> Round:
-            history_round = round_numbered(session, tournament_id=tournament_id, number=number)
+            # The player first: a tournament that does not exist has none (and gets no round).
             player = player_numbered(
                 session, tournament_id=tournament_id, start_number=start_number
             )
+            history_round = round_numbered(session, tournament_id=tournament_id, number=number)
             assert history_round.id is not None
             assert player.id is not None
             set_bye(session, round_id=history_round.id, player_id=player.id, kind=kind)

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import signal
 import socket
 import ssl
+import stat
 import subprocess
 import sys
 import urllib.request
@@ -106,6 +108,47 @@ def test_tokens_created_listed_and_revoked(capsys, tmp_path):
     assert "revoked 1 token" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["token", "create", "--role", "king", "--user", "X", "--db", db])
+
+
+def test_a_token_can_go_into_a_new_file_only_its_owner_may_read(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    out = tmp_path / "arbiter.token"
+    old_umask = os.umask(0)  # even with a umask that would let everyone read it
+    try:
+        code = main(
+            [
+                "token",
+                "create",
+                "--role",
+                "arbiter",
+                "--user",
+                "Jane",
+                "--db",
+                db,
+                "--out",
+                str(out),
+            ]
+        )
+    finally:
+        os.umask(old_umask)
+    assert code == 0
+    printed, err = capsys.readouterr()
+    assert printed == ""
+    assert f"written to {out} (mode 0600)" in err
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    token = out.read_text()
+    assert token.startswith("rly_")
+    assert token.endswith("\n")
+    assert token.strip() not in err
+    # An existing file is never overwritten, and no token is made for it.
+    assert (
+        main(["token", "create", "--role", "admin", "--user", "Bob", "--db", db, "--out", str(out)])
+        == 1
+    )
+    assert "exists; a token goes into a new file only" in capsys.readouterr().err
+    assert out.read_text() == token
+    assert main(["token", "list", "--db", db]) == 0
+    assert capsys.readouterr().out == "Jane\tarbiter\n"
 
 
 def test_backup_and_restore_commands(capsys, tmp_path):

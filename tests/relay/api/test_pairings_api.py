@@ -1,7 +1,7 @@
 """The arbiter's pairing workflow over HTTP: the next round proposed only once every result
 is verified, byes asked for, the engine's round checked, edited, published; withdrawals;
-the rules (pairing system, tie-break order) changed field by field; the tournament report as
-TRF."""
+the rules (pairing system, tie-break order, C.07 edition) changed field by field; the
+tournament report as TRF."""
 
 from __future__ import annotations
 
@@ -24,6 +24,11 @@ rounds = 3
 pairing_system = "swiss"
 tie_breaks = ["BH-C1", "BH", "SB"]
 """
+
+
+#: The rules' edition fields for SWISS: it names no edition and no start date, so the edition
+#: in force today ranks it (2026 since 1 March 2026).
+TODAYS = {"tie_break_edition": None, "tie_break_edition_in_force": "2026"}
 
 
 def event_file(header: str, players: int) -> str:
@@ -225,7 +230,7 @@ def test_rules_are_checked(client):
         json={"pairing_system": "round-robin", "tie_breaks": ["SB", "BH"]},
         headers=arbiter,
     )
-    assert good.json() == {"pairing_system": "round-robin", "tie_breaks": ["SB", "BH"]}
+    assert good.json() == {"pairing_system": "round-robin", "tie_breaks": ["SB", "BH"], **TODAYS}
 
 
 def stored_rules(client: TestClient, tournament_id: int) -> tuple[str | None, str | None]:
@@ -247,12 +252,20 @@ def test_rules_change_only_the_fields_given(client):
 
     only_tie_breaks = client.put(rules, json={"tie_breaks": ["sb", "BH"]}, headers=arbiter)
     assert only_tie_breaks.status_code == 200, only_tie_breaks.text
-    assert only_tie_breaks.json() == {"pairing_system": "swiss", "tie_breaks": ["SB", "BH"]}
+    assert only_tie_breaks.json() == {
+        "pairing_system": "swiss",
+        "tie_breaks": ["SB", "BH"],
+        **TODAYS,
+    }
     assert stored_rules(client, tournament_id) == ("swiss", "SB, BH")
 
     only_system = client.put(rules, json={"pairing_system": "round-robin"}, headers=arbiter)
     assert only_system.status_code == 200, only_system.text
-    assert only_system.json() == {"pairing_system": "round-robin", "tie_breaks": ["SB", "BH"]}
+    assert only_system.json() == {
+        "pairing_system": "round-robin",
+        "tie_breaks": ["SB", "BH"],
+        **TODAYS,
+    }
     assert stored_rules(client, tournament_id) == ("round-robin", "SB, BH")
 
     # What changed is audited, field by field, and only what changed.
@@ -269,7 +282,11 @@ def test_an_empty_body_changes_nothing(client):
     for body in ({}, {"pairing_system": "swiss"}, {"tie_breaks": ["BH-C1", "BH", "SB"]}):
         answer = client.put(rules, json=body, headers=arbiter)
         assert answer.status_code == 200, answer.text
-        assert answer.json() == {"pairing_system": "swiss", "tie_breaks": ["BH-C1", "BH", "SB"]}
+        assert answer.json() == {
+            "pairing_system": "swiss",
+            "tie_breaks": ["BH-C1", "BH", "SB"],
+            **TODAYS,
+        }
         assert stored_rules(client, tournament_id) == ("swiss", "BH-C1, BH, SB")
     assert rules_audit(client, arbiter) == []
 
@@ -279,7 +296,7 @@ def test_null_sets_a_field_to_null(client):
     rules = f"/api/tournaments/{tournament_id}/rules"
     by_hand = client.put(rules, json={"pairing_system": None}, headers=arbiter)
     assert by_hand.status_code == 200, by_hand.text
-    assert by_hand.json() == {"pairing_system": None, "tie_breaks": ["BH-C1", "BH", "SB"]}
+    assert by_hand.json() == {"pairing_system": None, "tie_breaks": ["BH-C1", "BH", "SB"], **TODAYS}
     assert stored_rules(client, tournament_id) == (None, "BH-C1, BH, SB")
     # No pairing system: the arbiter gives the pairings.
     refused = client.post(f"/api/tournaments/{tournament_id}/rounds/next", headers=arbiter)
@@ -287,7 +304,7 @@ def test_null_sets_a_field_to_null(client):
     assert "no pairing system" in refused.json()["detail"]
 
     default_order = client.put(rules, json={"tie_breaks": None}, headers=arbiter)
-    assert default_order.json() == {"pairing_system": None, "tie_breaks": None}
+    assert default_order.json() == {"pairing_system": None, "tie_breaks": None, **TODAYS}
     assert stored_rules(client, tournament_id) == (None, None)
     assert rules_audit(client, arbiter)[0] == (
         f"tournament {tournament_id}",
@@ -305,6 +322,8 @@ def test_null_sets_a_field_to_null(client):
         ({"tie_breaks": "BH, SB"}, "list"),
         ({"tiebreaks": ["BH"]}, "tiebreaks"),
         ({"pairing_system": "round-robin", "tie_breaks": ["XYZ"]}, "XYZ"),
+        ({"tie_break_edition": "2025"}, "known: '2024', '2026'"),
+        ({"tie_break_edition": 2026}, "string"),
     ],
 )
 def test_invalid_rules_are_422_and_change_nothing(client, body, said):
@@ -323,6 +342,50 @@ def test_rules_need_an_arbiter_and_a_tournament(client):
     missing = client.put(f"/api/tournaments/{tournament_id + 1}/rules", json=body, headers=arbiter)
     assert missing.status_code == 404
     assert stored_rules(client, tournament_id) == ("swiss", "BH-C1, BH, SB")
+
+
+def test_the_edition_follows_the_start_date_unless_the_rules_name_one(client):
+    header = SWISS.replace("rounds = 3", "rounds = 3\nstart_date = 2026-02-20")
+    tournament_id, arbiter = load(client, event_file(header, 4))
+    rules = f"/api/tournaments/{tournament_id}/rules"
+    # Anyone may read the rules: the standings and bulletin pages show the edition.
+    shown = client.get(rules)
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["tie_break_edition"] is None
+    assert shown.json()["tie_break_edition_in_force"] == "2024"  # started before 1 March 2026
+    named = client.put(rules, json={"tie_break_edition": " 2026"}, headers=arbiter)
+    assert named.status_code == 200, named.text
+    assert (named.json()["tie_break_edition"], named.json()["tie_break_edition_in_force"]) == (
+        "2026",
+        "2026",
+    )
+    assert client.get(rules).json() == named.json()
+    back = client.put(rules, json={"tie_break_edition": None}, headers=arbiter)
+    assert back.json()["tie_break_edition_in_force"] == "2024"
+    target = f"tournament {tournament_id}"
+    assert rules_audit(client, arbiter) == [  # newest first
+        (target, {"tie_break_edition": {"from": "2026", "to": None}}),
+        (target, {"tie_break_edition": {"from": None, "to": "2026"}}),
+    ]
+    assert client.get(f"/api/tournaments/{tournament_id + 1}/rules").status_code == 404
+
+
+def test_the_event_file_names_the_edition(client):
+    header = SWISS.replace("rounds = 3", 'rounds = 3\ntie_break_edition = "2024"')
+    tournament_id, _ = load(client, event_file(header, 4))
+    rules = client.get(f"/api/tournaments/{tournament_id}/rules").json()
+    assert (rules["tie_break_edition"], rules["tie_break_edition_in_force"]) == ("2024", "2024")
+
+
+def test_the_trf_2026_report_names_the_tie_breaks_and_their_edition(client):
+    header = SWISS.replace("rounds = 3", "rounds = 3\nstart_date = 2026-02-20")
+    tournament_id, arbiter = load(client, event_file(header, 4))
+    report = f"/api/tournaments/{tournament_id}/report.trf"
+    text = client.get(report, params={"dialect": "trf2026"}, headers=arbiter).text
+    assert "\n202 BH/C1,BH,SB\n" in text
+    assert "\n### Tie-breaks: FIDE C.07 (2024): BH-C1, BH, SB\n" in text  # by the start date
+    trf16 = client.get(report, headers=arbiter).text.splitlines()
+    assert not [line for line in trf16 if line.startswith(("202", "###"))]
 
 
 def test_the_report_gives_titles_in_the_official_form(client):

@@ -180,7 +180,9 @@ async def test_a_handshake_that_is_not_websocket_13_is_refused(tmp_path):
         with anyio.fail_after(5):
             answer = await reader.read()
         assert answer.startswith(b"HTTP/1.1 400 ")
-        assert answer.endswith(b"not a websocket handshake (RFC 6455 version 13)")
+        assert b"content-type: application/json" in answer
+        _head, _, body = answer.partition(b"\r\n\r\n")
+        assert json.loads(body) == {"detail": "not a websocket handshake (RFC 6455 version 13)"}
         writer.close()
 
 

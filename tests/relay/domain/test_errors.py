@@ -76,6 +76,7 @@ INTENDED: dict[str, Kind] = {
     "relay.domain.tournament.ratings.RatingError": INVALID,
     "relay.domain.tournament.scheveningen.ScheveningenError": REFUSED,
     "relay.domain.tournament.swiss.SwissError": REFUSED,
+    "relay.domain.tournament.tie_break_editions.UnknownEditionError": INVALID,
     "relay.domain.tournament.tie_break_names.UnknownTieBreakError": INVALID,
     # store
     "relay.store.access.UnknownRoleError": INVALID,
@@ -99,6 +100,7 @@ INTENDED: dict[str, Kind] = {
     "relay.api.refusals.HTTPInputError": OTHER,  # an HTTP answer, carried out of a route
     "relay.api.server.ServeError": OTHER,
     "relay.api.streams.StreamRefusedError": REFUSED,
+    "relay.api.text_bodies.NotTextError": INVALID,
     "relay.config.SettingsError": INVALID,
     "relay.cli.CommandError": OTHER,
     "relay.demo.pgn_round.NoGamesError": INVALID,
