@@ -215,7 +215,7 @@ async def tournament_rules(session: SessionDep, tournament_id: TournamentId) -> 
 
 @router.put("/tournaments/{tournament_id}/rules")
 async def set_rules(
-    hub: HubDep, who: ArbiterDep, tournament_id: int, body: RulesIn
+    hub: HubDep, who: ArbiterDep, tournament_id: TournamentId, body: RulesIn
 ) -> TournamentRules:
     """Change the tournament's pairing system, its tie-break order, its C.07 edition, or
     several: only the fields in the body change (``{}`` changes nothing). The answer is the

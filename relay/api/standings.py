@@ -12,6 +12,7 @@ from fastapi import APIRouter
 
 from relay.api.deps import HubDep, SessionDep, ViewerDep
 from relay.api.games import tournament_or_404, visible_rounds
+from relay.api.ids import TournamentId
 from relay.api.schemas.standings import PlayerStandingRow
 from relay.hub.standings import PlayerStanding, player_standings
 
@@ -20,7 +21,7 @@ router = APIRouter(prefix="/api", tags=["read"])
 
 @router.get("/tournaments/{tournament_id}/standings", response_model=list[PlayerStandingRow])
 async def tournament_standings(
-    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: int
+    hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: TournamentId
 ) -> list[PlayerStandingRow]:
     """Points per player with tie-breaks (FIDE C.07, in the edition that ranks the
     tournament: see ``GET .../rules``), best first, in the tournament's tie-break order;

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 
 from relay.api.deps import HubDep, SessionDep, ViewerDep
 from relay.api.games import tournament_or_404, visible_rounds
+from relay.api.ids import TournamentId
 from relay.api.schemas.standings import TeamMatchInfo, TeamStandingRow
 from relay.hub.team_standings import TeamStanding, team_standings_of
 
@@ -24,7 +25,7 @@ async def tournament_team_standings(
     hub: HubDep,
     session: SessionDep,
     identity: ViewerDep,
-    tournament_id: int,
+    tournament_id: TournamentId,
     primary: Annotated[Literal["MP", "GP"], Query()] = "MP",
 ) -> list[TeamStandingRow]:
     """Teams ranked on match points then game points (``primary=GP``: the other way
