@@ -12,8 +12,8 @@ shows. After the last restart every acknowledged move is looked for in the store
   already stood).
 
 Both must be 0. Prints, per database: kills, acknowledged moves, lost, duplicated, and the
-rate of acknowledged moves. The moves from boards are covered by
-``tests/e2e/test_kill_restart.py`` (boardsim's 50 boards, SIGKILL, restart). Never fails.
+rate of acknowledged moves. ``bench.durability_boards`` does the same with moves from
+simulated boards. Never fails.
 
     .venv/bin/python -m bench.durability [--kills 10] [--boards 64] [--databases sqlite postgresql]
 """
@@ -158,6 +158,7 @@ def prepare(folder: Path, db_url: str, boards: int) -> tuple[Path, str, list[int
     try:
         with Session(engine) as session:
             token = create_token(session, user="durability", role="arbiter")
+            session.commit()
     finally:
         engine.dispose()
     return event, token, []

@@ -80,6 +80,7 @@ def relay_app(db: str) -> tuple[FastAPI, str]:
     )
     with Session(engine) as session:
         report = load_event(session, setup)
+        session.commit()
         round_id = list_rounds(session, tournament_id=report.tournament_id)[0].id or 0
         game_id = list_games(session, round_id=round_id)[0].id or 0
     hub = Hub(settings, engine, MemoryBus())

@@ -61,6 +61,7 @@ def build_round(url: str, games: int) -> tuple[int, list[int], list[chess.Board]
     boards = []
     with Session(engine) as session:
         report = load_event(session, setup)
+        session.commit()
         round_id = list_rounds(session, tournament_id=report.tournament_id)[0].id or 0
         ids = [game.id or 0 for game in list_games(session, round_id=round_id)]
         for number, game_id in enumerate(ids):

@@ -133,6 +133,7 @@ def fuzz_app(folder: Path) -> tuple[Any, dict[str, dict[str, str]]]:
             headers[role] = {"Authorization": f"Bearer {token}"}
         revoked = create_token(session, user="revoked", role="admin")
         revoke_tokens(session, user="revoked")
+        session.commit()
         headers["invalid"] = {"Authorization": f"Bearer {revoked}"}
     engine.dispose()
     settings = Settings(

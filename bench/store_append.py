@@ -67,6 +67,7 @@ def run(url: str, moves: int) -> dict[str, dict[str, list[float]]]:
         ports = [f"/dev/bench{n}" for n in range(1, BOARDS + 1)]
         with Session(engine) as session:
             load_event(session, event_setup(load_pairings(bundled_games(), BOARDS), ports))
+            session.commit()
             games = [game.id for game in session.exec(select(Game)).all() if game.id is not None]
 
         def by_session(game: int) -> object:

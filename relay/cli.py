@@ -236,6 +236,7 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
                 if args.out is not None and args.out.exists():
                     raise CommandError(f"{args.out} exists; a token goes into a new file only")
                 token = create_token(session, user=args.user, role=args.role)
+                session.commit()
                 if args.out is None:
                     print(token)
                     shown = "it is shown only once"
@@ -245,6 +246,7 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
                 print(f"relay: token for {args.user} ({args.role}); {shown}", file=sys.stderr)
             elif args.token_command == "revoke":
                 count = revoke_tokens(session, user=args.user)
+                session.commit()
                 print(f"revoked {count} token(s) of {args.user}")
             else:
                 for user in list_users(session):

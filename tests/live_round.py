@@ -91,6 +91,7 @@ def live_round(
                     games = {g.board: g.id or 0 for g in list_games(session, round_id=1)}
                     arbiter = create_token(session, user="Chief Arbiter", role="arbiter")
                     operator = create_token(session, user="Scoresheets", role="operator")
+                    session.commit()
             finally:
                 engine.dispose()
             yield LiveRound(address, db, sim, games, arbiter, operator)

@@ -14,10 +14,10 @@ from fastapi import FastAPI
 from sqlmodel import Session
 
 from relay.api.app import create_app
-from relay.api.rooms import Rooms
 from relay.api.server import listen_socket, make_server
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
+from relay.edge.rooms import Rooms
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
 from tests.pairings import paired_round

@@ -45,6 +45,7 @@ def paired_round(
         ),
     )
     report = load_event(session, setup)
+    session.commit()
     round_ = next(
         r for r in list_rounds(session, tournament_id=report.tournament_id) if r.number == number
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import chess
 from hypothesis import strategies as st
 
@@ -19,3 +21,12 @@ def legal_games(draw: st.DrawFn, max_plies: int = 60) -> list[chess.Move]:
         board.push(move)
         moves.append(move)
     return moves
+
+
+@st.composite
+def pieces(draw: st.DrawFn, data: bytes) -> list[bytes]:
+    """``data`` cut at arbitrary points, as reads from a socket may give it (empty pieces
+    included)."""
+    cuts = draw(st.lists(st.integers(min_value=0, max_value=len(data)), max_size=len(data) + 1))
+    bounds = [0, *sorted(cuts), len(data)]
+    return [data[start:end] for start, end in itertools.pairwise(bounds)]

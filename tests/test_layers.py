@@ -27,9 +27,21 @@ RULES: dict[str, set[str]] = {
         "sqlmodel",
         "sqlalchemy",
     },
-    # The API reads the bus for its live streams (the data-flow picture: bus -> api); it
-    # counts each client's requests with the limits library.
+    # The edge streams what the hub's views hold and the bus publishes, to websockets it
+    # serves under uvicorn (or, elsewhere, over Starlette's ASGI websocket); it reads a
+    # round's publication and tokens from the store. It knows nothing of the API's routes.
+    "relay.edge": {
+        "relay.domain",
+        "relay.bus",
+        "relay.hub",
+        "relay.store",
+        "uvicorn",
+        "starlette",
+    },
+    # The API mounts the edge's streams; it counts each client's requests with the limits
+    # library.
     "relay.api": {
+        "relay.edge",
         "relay.hub",
         "relay.store",
         "relay.domain",
@@ -120,7 +132,13 @@ def test_every_module_keeps_to_its_room():
 def test_the_rooms_cover_every_package():
     modules = [module for module, _ in all_modules()]
     assert len(modules) > 20
-    assert {room_of(m) for m in modules} >= {"drivers", "boardsim", "relay.domain", "relay.api"}
+    assert {room_of(m) for m in modules} >= {
+        "drivers",
+        "boardsim",
+        "relay.domain",
+        "relay.api",
+        "relay.edge",
+    }
 
 
 def test_a_forbidden_arrow_is_caught():
@@ -135,6 +153,9 @@ def test_a_forbidden_arrow_is_caught():
     assert violations("boardsim.cli", ["drivers.dgt.frames"]) != []
     assert violations("relay.domain.game.tracker", ["relay.store.games"]) != []
     assert violations("relay.api.app", ["relay.hub.hub", "fastapi"]) == []
+    assert violations("relay.api.app", ["relay.edge.rooms"]) == []
+    assert violations("relay.edge.protocol", ["relay.api.limits"]) != []
+    assert violations("relay.edge.rooms", ["fastapi"]) != []
 
 
 def test_relative_imports_are_resolved():

@@ -1,1 +1,1 @@
-"""HTTP and websockets: the only layer that speaks HTTP. Build the app with ``create_app``."""
+"""HTTP: the routes and the app (``create_app``), which mounts the streams of ``relay.edge``."""

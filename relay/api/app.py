@@ -17,24 +17,25 @@ from relay.api import (
     arbiter,
     boards,
     clocks,
+    entries,
     faults,
     games,
     imports,
     pairings,
     standings,
-    streams,
+    stream_routes,
     team_standings,
 )
 from relay.api.body_limit import BodyLimit
 from relay.api.limits import Limits, LimitSettings
 from relay.api.rate_limit import RateLimit
 from relay.api.refusals import HTTPInputError, listed_errors
-from relay.api.rooms import Rooms
 from relay.api.route_roles import ERROR_RESPONSES, declare
-from relay.api.socket_fanout import SocketFanout
 from relay.bus.memory import MemoryBus
 from relay.bus.redis_bus import close_bus, open_bus
 from relay.config import Settings
+from relay.edge.fanout import SocketFanout
+from relay.edge.rooms import Rooms
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
 
@@ -101,8 +102,9 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         games,
         standings,
         team_standings,
-        streams,
+        stream_routes,
         arbiter,
+        entries,
         clocks,
         pairings,
         boards,

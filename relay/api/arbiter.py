@@ -16,7 +16,6 @@ from relay.api.deps import ArbiterDep, HubDep, SessionDep
 from relay.api.games import round_view
 from relay.api.ids import MAX_STORED, GameId, RoundId
 from relay.api.refusals import refusals, unreadable
-from relay.api.rooms import Rooms
 from relay.api.schemas.audit import AuditRecord
 from relay.api.schemas.games import GameChanged, PgnImported
 from relay.api.schemas.rounds import RoundInfo
@@ -24,6 +23,8 @@ from relay.api.text_bodies import NotTextError, text_file
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import PgnImportError, parse_pgn_games
 from relay.domain.game.arbiter import ArbiterActionError
+from relay.domain.results import Result
+from relay.edge.rooms import Rooms
 from relay.hub.arbiter_desk import GameChange
 from relay.store.access import read_audit
 
@@ -31,7 +32,7 @@ router = APIRouter(prefix="/api", tags=["arbiter"])
 
 
 class ResultIn(BaseModel):
-    result: str = Field(description='"1-0", "0-1", "1/2-1/2", or "*" to reopen the game')
+    result: Result = Field(description='"*" reopens the game')
     reason: str = Field(default="", description="why, for the audit trail")
     forfeit: bool = Field(
         default=False, description="the game was not played: the result is a forfeit win"
@@ -39,7 +40,7 @@ class ResultIn(BaseModel):
 
 
 class VerifyIn(BaseModel):
-    result: str = Field(description="the result being confirmed, as the arbiter sees it")
+    result: Result = Field(description="the result being confirmed, as the arbiter sees it")
 
 
 class MovesIn(BaseModel):

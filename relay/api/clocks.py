@@ -26,8 +26,8 @@ from relay.api.schemas.clocks import (
     RoundClockState,
     TimeChangeInfo,
 )
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.hub.clock_desk import (
-    CAUSES,
     CONFIRM_SECONDS,
     BoardReport,
     ClockControlError,
@@ -61,9 +61,9 @@ class TimeChangeIn(BaseModel):
     player: Literal["white", "black"]
     change: Literal["add", "subtract", "set"]
     seconds: float = Field(ge=0, le=9 * 3600 + 59 * 60 + 59)
-    cause: str = Field(
-        default="arbiter",
-        description=f"one of {', '.join(CAUSES)}: why in the Laws' terms (7.5.5, 9.5.3, 6.10)",
+    cause: ClockChangeCause = Field(
+        default=ClockChangeCause.ARBITER,
+        description="why in the Laws' terms (7.5.5, 9.5.3, 6.10)",
     )
     reason: str = Field(min_length=1, description="the arbiter's own words, kept with it")
 

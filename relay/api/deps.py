@@ -87,6 +87,7 @@ def require(role: str) -> RoleCheck:
     return RoleCheck(role)
 
 
+KeyerDep = Annotated[Identity, Depends(require("keyer"))]
 OperatorDep = Annotated[Identity, Depends(require("operator"))]
 ArbiterDep = Annotated[Identity, Depends(require("arbiter"))]
 AdminDep = Annotated[Identity, Depends(require("admin"))]

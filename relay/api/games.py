@@ -15,7 +15,6 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from sqlmodel import Session
 
-from relay.api.board_range import parse_board_range
 from relay.api.deps import HubDep, OperatorDep, SessionDep, ViewerDep
 from relay.api.ids import GameId, RoundId, TournamentId
 from relay.api.schemas.boards import RoundBoard
@@ -24,6 +23,7 @@ from relay.api.schemas.rounds import RoundInfo
 from relay.api.schemas.tokens import Health, WhoAmI
 from relay.api.schemas.tournaments import EBoardInfo, StartingListEntry, TournamentSummary
 from relay.domain.formats.pgn import render_round
+from relay.edge.board_range import parse_board_range
 from relay.hub.game_views import GameView, player_view
 from relay.hub.hub import Hub
 from relay.store.access import Identity
@@ -236,7 +236,7 @@ async def round_archive(
     games = []
     for view in await hub.views.round(round_id):
         version = view.version_at(cut)
-        if view.record(version).result != "*":
+        if view.record(version).result.is_decided:
             games.append(view.archive_pgn(version))
     return PlainTextResponse(render_round(games), media_type=PGN_MEDIA_TYPE)
 

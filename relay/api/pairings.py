@@ -26,8 +26,9 @@ from relay.api.schemas.pairings import (
     TournamentRules,
     Withdrawal,
 )
-from relay.domain.formats.event_file import PAIRING_SYSTEMS
 from relay.domain.formats.trf import TrfError, render_trf
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
 from relay.domain.tournament.tie_break_names import parse_order
 from relay.hub.pairing_desk import PairingRefusedError, RoundPairings
@@ -35,7 +36,7 @@ from relay.hub.pairing_engine import PairingEngineError
 from relay.hub.standings import edition_of
 from relay.store.access import audit
 from relay.store.models import Tournament
-from relay.store.pairings import BYE_KINDS, set_tournament_rules
+from relay.store.pairings import set_tournament_rules
 from relay.store.tournaments import ConflictError, get_round, get_tournament
 
 router = APIRouter(prefix="/api", tags=["pairings"])
@@ -43,7 +44,7 @@ router = APIRouter(prefix="/api", tags=["pairings"])
 
 class ByeIn(BaseModel):
     player: BodyId = Field(description="start number")
-    kind: str = Field(description=f"one of {', '.join(BYE_KINDS)}")
+    kind: ByeKind
 
 
 class PairingsIn(BaseModel):
@@ -55,7 +56,9 @@ class PairingsIn(BaseModel):
 
 
 class RequestedByeIn(BaseModel):
-    kind: str | None = Field(description="half, full or zero; null takes the bye back")
+    kind: ByeKind | None = Field(
+        description="half, full or zero (pab is the pairing's); null takes the bye back"
+    )
 
 
 class WithdrawalIn(BaseModel):
@@ -70,9 +73,8 @@ class RulesIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    pairing_system: str | None = Field(
-        default=None,
-        description=f"one of {', '.join(PAIRING_SYSTEMS)}; null: the arbiter gives the pairings",
+    pairing_system: PairingSystem | None = Field(
+        default=None, description="null: the arbiter gives the pairings"
     )
     tie_breaks: list[str] | None = Field(
         default=None,
@@ -155,7 +157,7 @@ async def request_bye(
     body: RequestedByeIn,
 ) -> RequestedBye:
     """A bye the player asked for, in a round not yet paired."""
-    if body.kind not in (None, "half", "full", "zero"):
+    if body.kind is not None and not body.kind.requestable:
         raise HTTPException(422, "a requested bye is half, full or zero")
     with refusals(f"player {start_number} or round {number}", *_REFUSED):
         round_ = await hub.pairings.request_bye(
@@ -221,8 +223,6 @@ async def set_rules(
     several: only the fields in the body change (``{}`` changes nothing). The answer is the
     rules as now stored; what changed is audited."""
     given = body.model_fields_set
-    if body.pairing_system is not None and body.pairing_system not in PAIRING_SYSTEMS:
-        raise HTTPException(422, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}")
     try:
         order = None if body.tie_breaks is None else parse_order(", ".join(body.tie_breaks))
     except ValueError as error:

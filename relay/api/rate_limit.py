@@ -16,10 +16,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from relay.api.deps import token_identity
 from relay.api.limits import Limits
+from relay.edge.joining import CLOSE_UNAUTHORIZED
 from relay.hub.hub import Hub
-
-#: The close code the stream routes use for a refused token (relay.api.streams).
-_STREAM_UNAUTHORIZED = 4401
 
 
 class RateLimit:
@@ -51,7 +49,7 @@ class RateLimit:
             if message["type"] == "http.response.start":
                 refused = message["status"] == 401
             elif message["type"] == "websocket.close":
-                refused = message.get("code") == _STREAM_UNAUTHORIZED
+                refused = message.get("code") == CLOSE_UNAUTHORIZED
             await send(message)
 
         try:

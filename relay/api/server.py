@@ -10,9 +10,10 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from relay.api.stream_protocol import stream_protocols
+from relay.api.stream_routes import parse_stream_request
 from relay.config import Settings
 from relay.domain.errors import RelayError
+from relay.edge.protocol import stream_protocols
 
 
 class ServeError(OSError, RelayError):
@@ -39,7 +40,7 @@ def make_server(app: FastAPI, settings: Settings | None = None) -> RelayServer:
     # permessage-deflate costs twice the CPU and three times the memory per spectator.
     config = uvicorn.Config(
         app,
-        ws=stream_protocols(app),
+        ws=stream_protocols(app, parse_stream_request),
         ws_per_message_deflate=False,
         log_level="warning",
         # An access log would keep stream URLs, and a stream's token is in its URL.

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from relay.domain.formats.pgn import RESULTS
 from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
+from relay.domain.vocabulary import UnknownWordError
 from relay.hub.hub import Hub
 from relay.store.access import Identity
 
@@ -38,10 +39,14 @@ class DemoArbiter:
         """The simulator has played the board's game to its end: ``plies`` moves, ``result``
         (``*`` for a game its PGN leaves unfinished)."""
         game_id = self._games.get(board)
-        if game_id is None or result not in RESULTS:
+        try:
+            shown = Result.parse(result)
+        except UnknownWordError:
+            return
+        if game_id is None:
             return
         task = asyncio.create_task(
-            self._close(game_id, plies, result), name=f"demo arbiter, board {board}"
+            self._close(game_id, plies, shown), name=f"demo arbiter, board {board}"
         )
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -51,15 +56,15 @@ class DemoArbiter:
         if not task.cancelled() and (error := task.exception()) is not None:
             log.error("%s: %s", task.get_name(), error)
 
-    async def _close(self, game_id: int, plies: int, result: str) -> None:
+    async def _close(self, game_id: int, plies: int, result: Result) -> None:
         record = await self._caught_up(game_id, plies)
         if record is None:
             log.error("game %s: %d moves never arrived; its result is left open", game_id, plies)
             return
-        shown = record.result if record.result != "*" else result
-        if shown == "*":
+        shown = record.result if record.result.is_decided else result
+        if not shown.is_decided:
             return  # an unfinished game in the PGN: nothing for an arbiter to sign
-        if record.result == "*":
+        if not record.result.is_decided:
             await self._hub.desk.set_result(
                 game_id=game_id,
                 result=shown,
@@ -77,7 +82,7 @@ class DemoArbiter:
         deadline = loop.time() + CATCH_UP_SECONDS
         while loop.time() < deadline:
             record = view.record(view.version)
-            if len(record.moves) >= plies or record.result != "*":
+            if len(record.moves) >= plies or record.result.is_decided:
                 return record
             await asyncio.sleep(POLL_SECONDS)
         return None

@@ -31,6 +31,7 @@ from relay.demo.pgn_round import bundled_games
 from relay.demo.roster import RosterError, demo_players
 from relay.domain.errors import RefusedError, RelayError
 from relay.domain.formats.event_file import BoardSetup, EventSetup, TournamentSetup
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.hub.clock_desk import Outcome
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
@@ -92,7 +93,7 @@ def tournament_setup(boards: int, ports: list[str]) -> EventSetup:
             start_date=started.date(),
             time_control=TIME_CONTROL,
             rounds=ROUNDS,
-            pairing_system="swiss",
+            pairing_system=PairingSystem.SWISS,
         ),
         players=players,
         boards=tuple(BoardSetup(number, port) for number, port in enumerate(ports, start=1)),
@@ -182,7 +183,9 @@ class Demo:
     def _load(self, setup: EventSetup) -> int:
         assert self._engine is not None
         with Session(self._engine) as session:
-            return load_event(session, setup).tournament_id
+            tournament_id = load_event(session, setup).tournament_id
+            session.commit()
+            return tournament_id
 
     async def _read_boards(self) -> list[DemoBoard]:
         """Round 1's games: each is played on the electronic board of its board number."""

@@ -18,8 +18,10 @@ from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import ImportedGame
 from relay.domain.game.arbiter import ArbiterActionError, replace_moves, set_result, verify_result
 from relay.domain.game.draw_offers import draw_action
+from relay.domain.game.entries import Accepted, EntryConflictError, Repeated, entry_events
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data, event_from_data
 from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder, audited
 from relay.store.access import Identity, audit
@@ -46,6 +48,14 @@ class GameChange:
     stored: list[StoredEvent]
 
 
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """A move entered by hand: what the entry was judged to be, and the game after it."""
+
+    judged: Accepted | Repeated
+    change: GameChange
+
+
 class ArbiterDesk:
     """Arbiter actions on one hub's store; ``on_game_changed`` hears of every changed game."""
 
@@ -54,13 +64,15 @@ class ArbiterDesk:
         recorder: GameRecorder,
         views: GameViews,
         on_game_changed: Callable[[int, GameRecord], None],
+        followed: Callable[[int], bool] = lambda game_id: False,
     ) -> None:
         self._recorder = recorder
         self._views = views
         self._on_game_changed = on_game_changed
+        self._followed = followed
 
     async def set_result(
-        self, *, game_id: int, result: str, who: Identity, reason: str, forfeit: bool = False
+        self, *, game_id: int, result: Result, who: Identity, reason: str, forfeit: bool = False
     ) -> GameChange:
         return await self._change(
             game_id,
@@ -75,7 +87,7 @@ class ArbiterDesk:
             {"result": result, "forfeit": forfeit} if forfeit else {"result": result},
         )
 
-    async def verify(self, *, game_id: int, result: str, who: Identity) -> GameChange:
+    async def verify(self, *, game_id: int, result: Result, who: Identity) -> GameChange:
         return await self._change(
             game_id,
             lambda record, at: [verify_result(record, result=result, by=who.user, at=at)],
@@ -98,6 +110,27 @@ class ArbiterDesk:
             reason,
             {"ply": ply, "san": san},
         )
+
+    async def enter_move(self, *, game_id: int, ply: int, text: str, who: Identity) -> EntryChange:
+        """A move entered by hand for ``ply`` (docs/game-input.md): recorded when it is the
+        next legal move, acknowledged when that ply already holds it, refused otherwise. A
+        game that an electronic board follows takes its moves from the board."""
+        if self._followed(game_id):
+            raise EntryConflictError(
+                f"game {game_id} is followed by its electronic board: its moves come from "
+                "the board (an arbiter corrects them)"
+            )
+        judged: list[Accepted | Repeated] = []
+
+        def decide(record: GameRecord, at: float) -> list[GameEvent]:
+            verdict, events = entry_events(record, ply, text, at)
+            judged.append(verdict)
+            return events
+
+        change = await self._change(
+            game_id, decide, who, "enter-move", "", {"ply": ply, "move": text}
+        )
+        return EntryChange(judged[0], change)
 
     async def draw(self, *, game_id: int, player: str, action: str, who: Identity) -> GameChange:
         """A draw offer, acceptance, refusal or withdrawal from the scoresheet."""
@@ -214,11 +247,14 @@ class ArbiterDesk:
             for event in events:
                 record.apply(event)
             after.append(record)
+            if not events:  # nothing changed (an entry sent again): nothing to audit
+                return events, lambda session: None
             also = audited(who=who, action=action, game_id=game_id, reason=reason, detail=detail)
             return events, also
 
         stored = await self._recorder.decide(round_id=round_id, game_id=game_id, work=work)
-        self._on_game_changed(game_id, after[0])
+        if stored:
+            self._on_game_changed(game_id, after[0])
         return GameChange(game_id, after[0], stored)
 
 

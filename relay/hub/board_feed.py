@@ -62,6 +62,7 @@ from relay.domain.game.events import (
 )
 from relay.domain.game.placement import Placement, PlacementError, read_squares
 from relay.domain.game.tracker import ClockView, PositionTracker
+from relay.domain.results import Result
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,7 @@ class BoardFeed:
             self._timer.cancel()
             self._timer = None
 
-    def _read(self, position: Position) -> tuple[Placement, frozenset[str]] | None:
+    def _read(self, position: Position) -> tuple[Placement, frozenset[Result]] | None:
         try:
             return read_squares(position)
         except PlacementError as error:

@@ -33,6 +33,7 @@ from enum import Enum
 from typing import Any
 
 from drivers.events import ClockReading, RunMode, SetAndRun
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.clock.game_clock import colour_of
 from relay.domain.clock.orientation import Side, other_side
 from relay.domain.clock.penalties import PenaltyError, illegal_move_changes, wrong_claim_change
@@ -45,6 +46,7 @@ from relay.domain.game.events import (
     GameEvent,
     TimeAdjusted,
 )
+from relay.domain.vocabulary import UnknownWordError
 from relay.hub.board_session import BoardSession, ClockAnswer
 from relay.hub.game_views import GameView, GameViews
 from relay.hub.recorder import GameRecorder, audited
@@ -56,7 +58,6 @@ CONFIRM_SECONDS = 120.0
 #: The longest wait for a clock's answer (the driver resends and gives up well before).
 ANSWER_SECONDS = 30.0
 CHANGES = ("add", "subtract", "set")
-CAUSES = ("arbiter", "illegal-move", "wrong-claim", "increment")
 MAX_CLOCK_SECONDS = 9 * 3600 + 59 * 60 + 59
 
 
@@ -92,7 +93,7 @@ class TimeChange:
     player: str
     change: str
     seconds: float
-    cause: str
+    cause: ClockChangeCause
     reason: str
     before: float
     after: float
@@ -239,15 +240,14 @@ class ClockDesk:
         player: str,
         change: str,
         seconds: float,
-        cause: str,
+        cause: ClockChangeCause,
         reason: str,
         who: Identity,
     ) -> TimeChange:
         """Work out the change and keep it for confirmation; nothing is changed yet."""
         if change not in CHANGES:
             raise ClockControlError(f"change {change!r}: one of {', '.join(CHANGES)}")
-        if cause not in CAUSES:
-            raise ClockControlError(f"cause {cause!r}: one of {', '.join(CAUSES)}")
+        cause = _known(cause)
         if not reason.strip():
             raise ClockControlError("a time change needs a reason")
         if not math.isfinite(seconds) or seconds < 0:
@@ -286,9 +286,9 @@ class ClockDesk:
         view = await self._views.game(game_id)
         record = view.record(len(view.events))
         try:
-            if kind == "illegal-move":
+            if kind == ClockChangeCause.ILLEGAL_MOVE:
                 changes = illegal_move_changes(record, view.control)
-            elif kind == "wrong-claim":
+            elif kind == ClockChangeCause.WRONG_CLAIM:
                 changes = [wrong_claim_change(claimant or "", view.control)]
             else:
                 raise ClockControlError(f"penalty {kind!r}: illegal-move or wrong-claim")
@@ -474,6 +474,15 @@ class ClockDesk:
         now = time.time()
         for token in [t for t, change in self._changes.items() if change.expires < now]:
             del self._changes[token]
+
+
+def _known(cause: str) -> ClockChangeCause:
+    """``cause`` as a :class:`ClockChangeCause`, refused when it is none (text passed past
+    the type checker)."""
+    try:
+        return ClockChangeCause.parse(cause)
+    except UnknownWordError:
+        raise ClockControlError(f"cause {cause!r}: one of {', '.join(ClockChangeCause)}") from None
 
 
 def _run(side: Side) -> RunMode:

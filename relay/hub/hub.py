@@ -68,8 +68,10 @@ class Hub:
         self.bus = bus
         self.recorder = GameRecorder(engine, bus)
         self.views = GameViews(engine, bus)
-        self.desk = ArbiterDesk(self.recorder, self.views, self.game_changed)
         self.sessions: dict[int, BoardSession] = {}
+        self.desk = ArbiterDesk(
+            self.recorder, self.views, self.game_changed, lambda game_id: game_id in self.sessions
+        )
         self.clocks = ClockDesk(self.recorder, self.views, self.sessions)
         self.pairings = PairingDesk(self.recorder, self.views)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -173,7 +175,7 @@ class Hub:
             session.restart(
                 PositionTracker(record.board, settling=self.settings.settling(), rules=rules)
             )
-            session.finished = record.result != "*"
+            session.finished = record.result.is_decided
 
     def board_health(self, game_id: int) -> dict[str, object]:
         """What the arbiter's console shows of a game's board: attached and connected, the

@@ -9,7 +9,7 @@ The model (pairing system ``knockout``):
   bracket stage (the first round of the bracket, the quarter-finals, ...) begins with a
   round holding game 1 of each of its matches, the better seed White; a seed who goes
   through without playing (a bracket bye, or an opponent who withdrew before the stage)
-  gets a bye of kind ``full`` in that round;
+  gets a full-point bye in that round;
 * the rounds after that hold the next game (:attr:`Match.next_game`, its colours) of each
   match still PLAYING, the tie-break stages included (by default the World Cup's: two
   classical games, two rapid, two more rapid, two blitz, Armageddon); decided matches do
@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from relay.domain.errors import RefusedError
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.knockout import (
     WORLD_CUP,
     KnockoutError,
@@ -49,9 +50,6 @@ from relay.domain.tournament.knockout import (
     next_round,
 )
 from relay.hub.tournament_history import PlayedGame, TournamentHistory
-
-#: White's points of a finished game.
-WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 class KnockoutRoundError(ValueError, RefusedError):
@@ -78,7 +76,7 @@ class _Stage:
 
 def pair_knockout_round(
     history: TournamentHistory, number: int, stages: tuple[Stage, ...] = WORLD_CUP
-) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
+) -> tuple[list[tuple[int, int]], list[tuple[int, ByeKind]]]:
     """Round ``number`` of the knock-out: games (White, Black) in bracket order, and the
     full-point byes of those who go through without playing."""
     order = [p.start_number for p in history.players]
@@ -109,10 +107,10 @@ def pair_knockout_round(
         )
     scheduled = [m.next_game for m in stage.matches if m is not None]
     games = [(game.white, game.black) for game in scheduled if game is not None]
-    byes: list[tuple[int, str]] = []
+    byes: list[tuple[int, ByeKind]] = []
     if begun == number:
         # Nothing is played yet in the stage: whoever has won is through without a game.
-        byes = [(winner, "full") for winner in stage.winners() if winner is not None]
+        byes = [(winner, ByeKind.FULL_POINT) for winner in stage.winners() if winner is not None]
     return games, byes
 
 
@@ -168,9 +166,10 @@ def _match(
 
 def _points_of(match: Match, game: PlayedGame, number: int) -> float:
     """White's points of the match's next game from the stored game, whoever had White."""
-    points = WHITE_POINTS.get(game.result)
-    if points is None:
-        raise KnockoutRoundError(f"round {number}, board {game.board} has no result")
     scheduled = match.next_game
     assert scheduled is not None  # the match is being played
-    return points if game.white == scheduled.white else 1.0 - points
+    result = game.result
+    points = result.white_points if game.white == scheduled.white else result.black_points
+    if points is None:
+        raise KnockoutRoundError(f"round {number}, board {game.board} has no result")
+    return points

@@ -18,6 +18,8 @@ from sqlmodel import Session
 from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import TrfTournament
 from relay.domain.tournament.berger import berger_rounds, double_round_robin
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.hub.game_views import GameViews
 from relay.hub.knockout_round import pair_knockout_round
 from relay.hub.recorder import GameRecorder
@@ -50,7 +52,7 @@ class RoundPairings:
     number: int
     published: bool
     games: list[tuple[int, int]]  # (White, Black), board 1 first
-    byes: list[tuple[int, str]]
+    byes: list[tuple[int, ByeKind]]
     warnings: list[str]
 
 
@@ -90,17 +92,18 @@ class PairingDesk:
         number = last.number if last is not None and reuse else (last.number + 1 if last else 1)
         planned = history.tournament.rounds_planned
         # A knock-out plays as many game rounds as its tie-breaks take.
-        if planned is not None and number > planned and system != "knockout":
+        if planned is not None and number > planned and system is not PairingSystem.KNOCKOUT:
             raise PairingRefusedError(f"all {planned} rounds are paired")
         # A system's own refusal (SwissRoundError, ...) is a RefusedError, as is ours.
-        if system == "swiss":
+        byes: list[tuple[int, ByeKind]] = []
+        if system is PairingSystem.SWISS:
             games, byes = await pair_swiss_round(history, number)
-        elif system == "scheveningen":
-            games, byes = pair_scheveningen_round(history, number), []
-        elif system == "knockout":
+        elif system is PairingSystem.SCHEVENINGEN:
+            games = pair_scheveningen_round(history, number)
+        elif system is PairingSystem.KNOCKOUT:
             games, byes = pair_knockout_round(history, number)
         else:
-            games, byes = _round_robin(history, system, number)
+            games = _round_robin(history, system, number)
         tid = tournament_id
 
         def store(session: Session) -> int:
@@ -132,7 +135,7 @@ class PairingDesk:
         *,
         round_id: int,
         games: Sequence[tuple[int, int]],
-        byes: Sequence[tuple[int, str]],
+        byes: Sequence[tuple[int, ByeKind]],
         who: Identity,
         reason: str,
     ) -> RoundPairings:
@@ -157,7 +160,13 @@ class PairingDesk:
         return await self.pairings(round_id=round_id)
 
     async def request_bye(
-        self, *, tournament_id: int, number: int, start_number: int, kind: str | None, who: Identity
+        self,
+        *,
+        tournament_id: int,
+        number: int,
+        start_number: int,
+        kind: ByeKind | None,
+        who: Identity,
     ) -> Round:
         """A bye for a round not yet paired (the round is created, empty, if need be)."""
 
@@ -211,7 +220,7 @@ def _set_pairings(
     history: TournamentHistory,
     round_id: int,
     games: Sequence[tuple[int, int]],
-    byes: Sequence[tuple[int, str]],
+    byes: Sequence[tuple[int, ByeKind]],
 ) -> None:
     """Store pairings given by start numbers (not committed)."""
     ids = {p.start_number: p.id for p in history.players}
@@ -231,13 +240,11 @@ def _set_pairings(
 
 
 def _round_robin(
-    history: TournamentHistory, system: str, number: int
-) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
+    history: TournamentHistory, system: PairingSystem, number: int
+) -> list[tuple[int, int]]:
     """Round ``number`` of the Berger tables; table numbers are the players' start order."""
     order = [p.start_number for p in history.players]
-    tables = (
-        berger_rounds(len(order)) if system == "round-robin" else double_round_robin(len(order))
-    )
+    tables = double_round_robin(len(order)) if system.cycles == 2 else berger_rounds(len(order))
     if number > len(tables):
         raise PairingRefusedError(f"a {system} of {len(order)} players has {len(tables)} rounds")
     games = []
@@ -245,7 +252,7 @@ def _round_robin(
         if max(white, black) > len(order):
             continue  # the odd player out rests: no game, no point
         games.append((order[white - 1], order[black - 1]))
-    return games, []
+    return games
 
 
 def _pairings_of(history: TournamentHistory, number: int) -> RoundPairings:

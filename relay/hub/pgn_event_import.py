@@ -49,6 +49,7 @@ from relay.domain.formats.event_file import TITLES
 from relay.domain.formats.pgn_import import ImportedGame, PgnImportError, parse_pgn_games
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data
 from relay.domain.game.record import GameRecord
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.tournament.swiss import seed_players
 from relay.hub.trf_import import ImportReport, readable_time_control, result_events
 from relay.store.tournament_import import (
@@ -186,7 +187,7 @@ def _tournament(
         end_date=days[-1] if days else None,
         time_control=readable_time_control(games[0].tags.get("TimeControl")),
         rounds_planned=last,
-        pairing_system="swiss",
+        pairing_system=PairingSystem.SWISS,
         players=players,
         rounds=rounds,
         published=publish,
@@ -300,7 +301,7 @@ def _events(game: ImportedGame, who_user: str, at: float) -> list[GameEvent]:
     if game.uci:
         events.append(MovesReplaced(ply=1, uci=game.uci, by=who_user, reason=REASON, at=at))
         record.apply(events[-1])
-    if game.result != "*":
+    if game.result.is_decided:
         events += result_events(
             game.result, forfeit=False, by=who_user, reason=REASON, at=at, record=record
         )

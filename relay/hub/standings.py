@@ -43,18 +43,6 @@ from relay.store.models import Player, Round, Tournament
 from relay.store.pairings import tournament_byes
 from relay.store.tournaments import list_players
 
-#: Points for White and Black by result.
-SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
-#: Our bye kinds for the tie-breaks.
-BYE_KINDS = {
-    "pab": UnplayedKind.PAIRING_BYE,
-    "half": UnplayedKind.HALF_BYE,
-    "full": UnplayedKind.FULL_BYE,
-    "zero": UnplayedKind.ZERO_BYE,
-}
-#: Cycles of each round-robin system.
-CYCLES = {"round-robin": 1, "double-round-robin": 2}
-
 PlayerId = int | None
 #: A round the reader sees: its id, the round, and the time it is seen as of (None: now).
 VisibleRound = tuple[int, Round, float | None]
@@ -104,23 +92,24 @@ async def player_standings(
         round_views = await views.round(round_id)
         for view in round_views:
             record = view.record(view.version_at(cut))
-            scores = SCORES.get(record.result)
-            if scores is None or (not provisional and not record.verified):
+            white_points = record.result.white_points
+            if white_points is None or (not provisional and not record.verified):
                 continue
             white, black = view.pairing.game.white_id, view.pairing.game.black_id
             if record.forfeit:
-                winner, loser = (white, black) if scores[0] else (black, white)
+                winner, loser = (white, black) if white_points else (black, white)
                 unplayed += [
                     (Unplayed(winner, round_.number, UnplayedKind.FORFEIT_WIN, loser), True),
                     (Unplayed(loser, round_.number, UnplayedKind.FORFEIT_LOSS, winner), True),
                 ]
             else:
-                games.append((Played(white, black, scores[0], round_.number), record.verified))
+                games.append((Played(white, black, white_points, round_.number), record.verified))
         if round_views or round_.published:  # byes count once the round is paired
             for bye in byes.get(round_id, []):
-                unplayed.append((Unplayed(bye.player_id, round_.number, BYE_KINDS[bye.kind]), True))
+                unplayed.append((Unplayed(bye.player_id, round_.number, bye.kind.unplayed), True))
     ids: tuple[PlayerId, ...] = tuple(p.id for p in players)
-    cycles = CYCLES.get(tournament.pairing_system or "")
+    system = tournament.pairing_system
+    cycles = None if system is None else system.cycles
     if cycles is not None:
         for player in players:
             if player.withdrawn_after is not None and player.id in ids:

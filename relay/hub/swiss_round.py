@@ -8,15 +8,15 @@ has withdrawn; the engine pairs everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import TrfTournament, title_of
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_rules import check_round
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.tournament.swiss import (
     Board,
-    Bye,
     GameResult,
     SwissError,
     SwissPlayer,
@@ -28,39 +28,21 @@ from relay.domain.tournament.tie_break_names import parse_order
 from relay.domain.tournament.tie_breaks import DEFAULT_ORDER
 from relay.hub.pairing_engine import PairingEngine
 from relay.hub.standings import edition_of
-from relay.hub.tournament_history import PlayedGame, RoundHistory, TournamentHistory
-
-#: Our bye kinds as the TRF's.
-BYES: Mapping[str, Bye] = {
-    "pab": Bye.PAIRING_ALLOCATED,
-    "half": Bye.HALF_POINT,
-    "full": Bye.FULL_POINT,
-    "zero": Bye.ZERO_POINT,
-}
+from relay.hub.tournament_history import RoundHistory, TournamentHistory
 
 
 class SwissRoundError(ValueError, RefusedError):
     """The stored tournament cannot be handed to the Swiss engine; the message says why."""
 
 
-def _result(game: PlayedGame) -> GameResult | None:
-    if game.result == "1-0":
-        return GameResult.WHITE_WINS_BY_FORFEIT if game.forfeit else GameResult.WHITE_WINS
-    if game.result == "0-1":
-        return GameResult.BLACK_WINS_BY_FORFEIT if game.forfeit else GameResult.BLACK_WINS
-    if game.result == "1/2-1/2":
-        return GameResult.DRAW
-    return None
-
-
 def _round(history: RoundHistory) -> SwissRound:
     boards = []
     for game in sorted(history.games, key=lambda g: g.board):
-        result = _result(game)
+        result = GameResult.of(game.result, forfeit=game.forfeit)
         if result is None:
             raise SwissRoundError(f"round {history.number}, board {game.board} has no result")
         boards.append(Board(game.white, game.black, result))
-    return SwissRound(tuple(boards), {n: BYES[kind] for n, kind in history.byes})
+    return SwissRound(tuple(boards), dict(history.byes))
 
 
 def swiss_state(history: TournamentHistory, number: int) -> SwissState:
@@ -70,13 +52,13 @@ def swiss_state(history: TournamentHistory, number: int) -> SwissState:
         SwissPlayer(p.start_number, p.name, p.rating, p.federation, p.fide_id)
         for p in history.players
     )
-    requested: dict[int, Bye] = {}
+    requested: dict[int, ByeKind] = {}
     for round_history in history.rounds:
         if round_history.number == number:
-            requested = {n: BYES[k] for n, k in round_history.byes if k != "pab"}
+            requested = {n: kind for n, kind in round_history.byes if kind.requestable}
     for player in history.players:
         if player.withdrawn_after is not None and player.withdrawn_after < number:
-            requested[player.start_number] = Bye.ZERO_POINT
+            requested[player.start_number] = ByeKind.ZERO_POINT
     rounds = tuple(_round(r) for r in history.rounds if r.number < number)
     try:
         return SwissState(
@@ -92,19 +74,18 @@ def swiss_state(history: TournamentHistory, number: int) -> SwissState:
 
 async def pair_swiss_round(
     history: TournamentHistory, number: int
-) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
+) -> tuple[list[tuple[int, int]], list[tuple[int, ByeKind]]]:
     """Round ``number`` paired by the FIDE Dutch system: games (White, Black) in board
     order, and byes (the requested ones and the pairing-allocated one)."""
     state = swiss_state(history, number)
     pairing = await PairingEngine.find().pair_next_round(state)
-    kinds = {bye: kind for kind, bye in BYES.items()}
     byes = [
-        (player, kinds[bye])
+        (player, bye)
         for player, bye in state.requested_byes.items()
         if not _withdrawn(history, player, number)
     ]
     if pairing.bye is not None:
-        byes.append((pairing.bye, "pab"))
+        byes.append((pairing.bye, ByeKind.PAIRING_ALLOCATED))
     return list(pairing.pairs), byes
 
 
@@ -113,15 +94,12 @@ def _withdrawn(history: TournamentHistory, start_number: int, number: int) -> bo
     return after is not None and after < number
 
 
-#: The pairing systems that play a Berger table.
-_ROUND_ROBINS = frozenset({"round-robin", "double-round-robin"})
-
-
 def warnings_for(history: TournamentHistory, number: int) -> list[str]:
     """What breaks the Dutch system's absolute criteria in round ``number`` as paired (a
     Swiss only), and who is neither paired nor has a bye."""
     this = next(r for r in history.rounds if r.number == number)
-    if history.tournament.pairing_system == "knockout":
+    system = history.tournament.pairing_system
+    if system is PairingSystem.KNOCKOUT:
         return []  # eliminated and waiting players are rightly not paired
     placed = {n for g in this.games for n in (g.white, g.black)} | {n for n, _ in this.byes}
     left_out = [
@@ -130,18 +108,18 @@ def warnings_for(history: TournamentHistory, number: int) -> list[str]:
         if p.start_number not in placed and not _withdrawn(history, p.start_number, number)
     ]
     active = sum(not _withdrawn(history, p.start_number, number) for p in history.players)
-    if history.tournament.pairing_system in _ROUND_ROBINS and active % 2 == 1:
+    if system is not None and system.cycles is not None and active % 2 == 1:
         # An odd number round a Berger table: one player meets the dummy and rests.
         left_out = left_out if len(left_out) > 1 else []
     warnings = [f"not paired: {', '.join(map(str, left_out))}"] if left_out else []
-    if history.tournament.pairing_system != "swiss" or not this.games:
+    if system is not PairingSystem.SWISS or not this.games:
         return warnings
     try:
         state = swiss_state(history, number)
     except SwissRoundError as error:
         return [*warnings, f"pairing rules not checked: {error}"]
     pairs = [(g.white, g.black) for g in sorted(this.games, key=lambda g: g.board)]
-    allocated = next((n for n, kind in this.byes if kind == "pab"), None)
+    allocated = next((n for n, kind in this.byes if kind is ByeKind.PAIRING_ALLOCATED), None)
     return warnings + [str(violation) for violation in check_round(state, pairs, allocated)]
 
 

@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from relay.domain.tournament.team_tie_breaks import Match, team_standings
 from relay.hub.game_views import GameViews
-from relay.hub.standings import SCORES, VisibleRound
+from relay.hub.standings import VisibleRound
 from relay.store.tournaments import list_players
 
 
@@ -59,10 +59,9 @@ async def team_standings_of(
             if not white or not black or white == black:
                 continue
             record = view.record(view.version_at(cut))
-            scores = SCORES.get(record.result)
-            known = scores is not None and (provisional or record.verified)
+            counted = provisional or record.verified
             boards[frozenset((white, black))].append(
-                (game.board, white, scores[0] if known and scores else None)
+                (game.board, white, record.result.white_points if counted else None)
             )
         for pair, games in boards.items():
             match = team_match(pair, sorted(games))

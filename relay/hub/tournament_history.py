@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
 from relay.store.models import Bye, Player, Round, Tournament
@@ -24,8 +26,7 @@ class PlayedGame:
     game_id: int
     white: int  # start numbers
     black: int
-    #: "1-0", "0-1", "1/2-1/2", or "*" while it is open.
-    result: str
+    result: Result
     verified: bool
     forfeit: bool
 
@@ -34,8 +35,8 @@ class PlayedGame:
 class RoundHistory:
     round: Round
     games: list[PlayedGame]
-    #: Start number and kind (``pab``, ``half``, ``full``, ``zero``).
-    byes: list[tuple[int, str]]
+    #: Start number and kind.
+    byes: list[tuple[int, ByeKind]]
 
     @property
     def number(self) -> int:
@@ -43,7 +44,7 @@ class RoundHistory:
 
     def unverified(self) -> list[int]:
         """Boards whose result is missing or not yet verified."""
-        return [g.board for g in self.games if g.result == "*" or not g.verified]
+        return [g.board for g in self.games if not g.result.is_decided or not g.verified]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ Choices the file leaves open:
   first of its two players is met. Files list players by start number, so board 1 holds the
   highest-seeded player who played.
 * **Byes.** ``U`` is the pairing-allocated bye (``pab``), ``H`` ``half``, ``F`` ``full``,
-  ``Z`` ``zero``; an entry without an opponent or a result (``0000 -``) is ``zero`` too, and
+  ``Z`` ``zero`` (:attr:`~relay.domain.tournament.byes.ByeKind.trf_code`); an entry without
+  an opponent or a result (``0000 -``) is ``zero`` too, and
   so is a player with no entry in a round that has games (the player was absent; the
   report writes both as ``Z``). In a round without games (byes asked for a round not yet
   paired) only the entries given are stored.
@@ -49,6 +50,9 @@ from relay.domain.formats.trf import TrfPlayer, TrfResult, TrfTournament, render
 from relay.domain.game.arbiter import set_result, verify_result
 from relay.domain.game.events import GameEvent, event_data
 from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.store.tournament_import import (
     NewGame,
     NewPlayer,
@@ -58,18 +62,18 @@ from relay.store.tournament_import import (
     tournament_named,
 )
 
-#: TRF bye codes as our bye kinds; blank is an entry without an opponent or a result.
-BYES: Mapping[str, str] = {"U": "pab", "H": "half", "F": "full", "Z": "zero", "": "zero"}
+#: TRF bye codes as bye kinds; blank is an entry without an opponent or a result.
+BYES: Mapping[str, ByeKind] = {kind.trf_code: kind for kind in ByeKind} | {"": ByeKind.ZERO_POINT}
 #: White's result code as (result, forfeit).
-RESULTS: Mapping[str, tuple[str, bool]] = {
-    "1": ("1-0", False),
-    "=": ("1/2-1/2", False),
-    "0": ("0-1", False),
-    "W": ("1-0", False),
-    "D": ("1/2-1/2", False),
-    "L": ("0-1", False),
-    "+": ("1-0", True),
-    "-": ("0-1", True),
+RESULTS: Mapping[str, tuple[Result, bool]] = {
+    "1": (Result.WHITE_WINS, False),
+    "=": (Result.DRAW, False),
+    "0": (Result.BLACK_WINS, False),
+    "W": (Result.WHITE_WINS, False),
+    "D": (Result.DRAW, False),
+    "L": (Result.BLACK_WINS, False),
+    "+": (Result.WHITE_WINS, True),
+    "-": (Result.BLACK_WINS, True),
 }
 REASON = "imported from a TRF"
 
@@ -189,7 +193,7 @@ def readable_time_control(text: str | None) -> str | None:
 
 
 def result_events(
-    result: str, *, forfeit: bool, by: str, reason: str, at: float, record: GameRecord
+    result: Result, *, forfeit: bool, by: str, reason: str, at: float, record: GameRecord
 ) -> list[GameEvent]:
     """The arbiter's result and its verification, checked against ``record`` (updated)."""
     events: list[GameEvent] = []
@@ -200,11 +204,11 @@ def result_events(
     return events
 
 
-def _system_of(tournament_type: str | None) -> str:
+def _system_of(tournament_type: str | None) -> PairingSystem:
     text = (tournament_type or "").lower().replace("-", " ")
     if "robin" in text:
-        return "double-round-robin" if "double" in text else "round-robin"
-    return "swiss"
+        return PairingSystem.DOUBLE_ROUND_ROBIN if "double" in text else PairingSystem.ROUND_ROBIN
+    return PairingSystem.SWISS
 
 
 def _entry(player: TrfPlayer, number: int) -> TrfResult | None:
@@ -219,12 +223,12 @@ def _code_of(players: Sequence[TrfPlayer], start_number: int, number: int) -> st
 
 def _round_entries(
     players: Sequence[TrfPlayer], number: int
-) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]]]:
+) -> tuple[list[tuple[int, int, str]], list[tuple[int, ByeKind]]]:
     """Round ``number``'s games as (White, Black, White's code) in board order (first
     appearance), and its byes as (start number, kind)."""
     games: list[tuple[int, int, str]] = []
     placed: set[int] = set()
-    byes: list[tuple[int, str]] = []
+    byes: list[tuple[int, ByeKind]] = []
     missing: list[int] = []
     for player in players:
         entry = _entry(player, number)
@@ -242,5 +246,5 @@ def _round_entries(
                 games.append((opponent, player.start_number, white_code))
             placed |= {player.start_number, opponent}
     if games:
-        byes += [(start_number, "zero") for start_number in missing]
+        byes += [(start_number, ByeKind.ZERO_POINT) for start_number in missing]
     return games, byes

@@ -20,7 +20,7 @@ from relay.domain.errors import InvalidInputError
 from relay.store.models import AuditEntry, Token, User
 
 #: From least to most: each role may do what the ones before it may.
-ROLES = ("operator", "arbiter", "admin")
+ROLES = ("keyer", "operator", "arbiter", "admin")
 TOKEN_PREFIX = "rly_"
 
 
@@ -44,7 +44,9 @@ def digest(token: str) -> str:
 
 
 def create_token(session: Session, *, user: str, role: str) -> str:
-    """A new token for ``user`` (created with ``role`` if new; its role updated if not)."""
+    """A new token for ``user`` (created with ``role`` if new; its role updated if not).
+
+    The token is stored when the caller commits the session."""
     if role not in ROLES:
         raise UnknownRoleError(f"role {role!r} is not one of {', '.join(ROLES)}")
     row = session.exec(select(User).where(User.name == user)).first()
@@ -56,7 +58,6 @@ def create_token(session: Session, *, user: str, role: str) -> str:
     assert row.id is not None
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     session.add(Token(user_id=row.id, digest=digest(token), created_at=time.time()))
-    session.commit()
     return token
 
 
@@ -71,7 +72,8 @@ def identify(session: Session, token: str) -> Identity | None:
 
 
 def revoke_tokens(session: Session, *, user: str) -> int:
-    """Revoke every live token of ``user``; returns how many there were."""
+    """Revoke every live token of ``user`` (when the caller commits); returns how many
+    there were."""
     tokens = session.exec(
         select(Token)
         .join(User, col(Token.user_id) == col(User.id))
@@ -81,7 +83,6 @@ def revoke_tokens(session: Session, *, user: str) -> int:
     for token in tokens:
         token.revoked_at = now
         session.add(token)
-    session.commit()
     return len(tokens)
 
 

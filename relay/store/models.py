@@ -11,6 +11,10 @@ from datetime import date, datetime
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
+from relay.store.word_columns import WordColumn
+
 
 class Tournament(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
@@ -21,10 +25,11 @@ class Tournament(SQLModel, table=True):
     #: PGN standard syntax, for example ``40/5400+30:1800+30``.
     time_control: str | None = None
     rounds_planned: int | None = None
-    #: How the hub pairs the next round: ``swiss`` (FIDE Dutch), ``round-robin``,
-    #: ``double-round-robin``, ``knockout``, ``scheveningen``; None: pairings come from
-    #: the event file or the arbiter.
-    pairing_system: str | None = None
+    #: How the hub pairs the next round; None: pairings come from the event file or the
+    #: arbiter.
+    pairing_system: PairingSystem | None = Field(
+        default=None, sa_type=WordColumn(PairingSystem.parse)
+    )
     #: Tie-breaks in order, comma-separated FIDE C.07 names; None: the default order.
     tie_breaks: str | None = None
     #: The edition of FIDE C.07 that ranks the tournament, ``2024`` or ``2026``; None: the
@@ -140,12 +145,11 @@ class AuditEntry(SQLModel, table=True):
 
 
 class Bye(SQLModel, table=True):
-    """A round a player is not paired in: ``pab`` (the pairing-allocated bye, one point),
-    ``half`` or ``full`` (a bye the player asked for), ``zero`` (absent, no point)."""
+    """A round a player is not paired in, and which kind of bye it is."""
 
     __table_args__ = (UniqueConstraint("round_id", "player_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", index=True)
     player_id: int = Field(foreign_key="player.id")
-    kind: str
+    kind: ByeKind = Field(sa_type=WordColumn(ByeKind.parse))

@@ -10,6 +10,9 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, col, delete, func, select
 
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
+from relay.domain.vocabulary import UnknownWordError
 from relay.store.models import Bye, EBoard, Game, GameEventRow, Player, Round, Tournament
 from relay.store.tournaments import (
     ConflictError,
@@ -18,9 +21,6 @@ from relay.store.tournaments import (
     get_round,
     get_tournament,
 )
-
-#: Byes by kind: the pairing-allocated bye, the two a player may ask for, and an absence.
-BYE_KINDS = ("pab", "half", "full", "zero")
 
 
 def list_byes(session: Session, *, round_id: int) -> Sequence[Bye]:
@@ -57,7 +57,7 @@ def set_pairings(
     *,
     round_id: int,
     games: Sequence[tuple[int, int]],
-    byes: Sequence[tuple[int, str]],
+    byes: Sequence[tuple[int, ByeKind]],
 ) -> None:
     """Replace the round's games (board 1 first, ``(white, black)`` player ids) and byes.
 
@@ -84,8 +84,7 @@ def set_pairings(
             raise ConflictError(f"{player.name} withdrew after round {player.withdrawn_after}")
         seen.add(player_id)
     for _, kind in byes:
-        if kind not in BYE_KINDS:
-            raise ConflictError(f"a bye is one of {', '.join(BYE_KINDS)}, not {kind!r}")
+        _known(kind)
     eboards = {
         eboard.number: eboard.id
         for eboard in session.exec(
@@ -109,15 +108,15 @@ def set_pairings(
     session.flush()
 
 
-def set_bye(session: Session, *, round_id: int, player_id: int, kind: str | None) -> None:
+def set_bye(session: Session, *, round_id: int, player_id: int, kind: ByeKind | None) -> None:
     """Give ``player_id`` a bye of ``kind`` in the round (None takes it away). A player
     already paired in the round cannot have one."""
     round_ = get_round(session, round_id=round_id)
     player = session.get(Player, player_id)
     if player is None or player.tournament_id != round_.tournament_id:
         raise NotFoundError(f"no player {player_id} in this tournament")
-    if kind is not None and kind not in BYE_KINDS:
-        raise ConflictError(f"a bye is one of {', '.join(BYE_KINDS)}, not {kind!r}")
+    if kind is not None:
+        _known(kind)
     paired = session.exec(
         select(Game).where(
             Game.round_id == round_id,
@@ -130,6 +129,14 @@ def set_bye(session: Session, *, round_id: int, player_id: int, kind: str | None
     if kind is not None:
         session.add(Bye(round_id=round_id, player_id=player_id, kind=kind))
     session.flush()
+
+
+def _known(kind: str) -> None:
+    """Refuse a bye kind that is none (text passed past the type checker)."""
+    try:
+        ByeKind.parse(kind)
+    except UnknownWordError:
+        raise ConflictError(f"a bye is one of {', '.join(ByeKind)}, not {kind!r}") from None
 
 
 def withdraw(session: Session, *, player_id: int, after_round: int | None) -> Player:
@@ -147,7 +154,7 @@ def set_tournament_rules(
     session: Session,
     *,
     tournament_id: int,
-    pairing_system: str | None,
+    pairing_system: PairingSystem | None,
     tie_breaks: Sequence[str] | None,
     tie_break_edition: str | None = None,
 ) -> Tournament:

@@ -42,17 +42,9 @@ class LoadReport:
 
 
 def load_event(session: Session, setup: EventSetup) -> LoadReport:
-    """Store ``setup`` in one transaction; raises :class:`ConflictError` on a contradiction."""
-    try:
-        report = _load(session, setup)
-    except Exception:
-        session.rollback()
-        raise
-    session.commit()
-    return report
-
-
-def _load(session: Session, setup: EventSetup) -> LoadReport:
+    """Add ``setup`` to the session (the caller commits it as one transaction, or rolls it
+    back); raises :class:`ConflictError` on a contradiction, leaving the session to be rolled
+    back."""
     wanted = setup.tournament
     tournament = session.exec(select(Tournament).where(Tournament.name == wanted.name)).first()
     created = tournament is None

@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.store.event_log import append_events
 from relay.store.models import Bye, Tournament
 from relay.store.tournaments import (
@@ -54,7 +56,7 @@ class NewRound:
     number: int
     games: Sequence[NewGame] = ()
     #: ``(start number, kind)``
-    byes: Sequence[tuple[int, str]] = ()
+    byes: Sequence[tuple[int, ByeKind]] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,7 @@ class NewTournament:
     end_date: date | None = None
     time_control: str | None = None
     rounds_planned: int | None = None
-    pairing_system: str | None = None
+    pairing_system: PairingSystem | None = None
     players: Sequence[NewPlayer] = ()
     rounds: Sequence[NewRound] = ()
     published: bool = False

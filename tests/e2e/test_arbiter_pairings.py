@@ -86,6 +86,7 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
         try:
             with Session(engine) as session:
                 arbiter = create_token(session, user="Chief Arbiter", role="arbiter")
+                session.commit()
         finally:
             engine.dispose()
         yield Hub(address, arbiter)

@@ -25,12 +25,11 @@ import websockets
 from relay.config import Settings
 from relay.demo.pgn_round import bundled_games
 from relay.demo.run import Demo, DemoOptions
+from relay.domain.results import Result
 
 BOARDS = 8
 #: "Family, Given", as FIDE writes names (a family name may have several words).
 NORMALISED_NAME = re.compile(r"[A-Z][\w' -]*[a-z], [A-Z][\w' -]*[a-z]")
-#: What each result is worth to White, in the standings.
-WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def source_games(count: int) -> list[chess.pgn.Game]:
@@ -156,9 +155,9 @@ async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
         standings = await get_json(f"{url}api/tournaments/{tournament['id']}/standings")
         points = {row["start_number"]: row["points"] for row in standings}
         for pairing, source in zip(pairings["games"], sources, strict=True):
-            white_points = WHITE_POINTS[source.headers["Result"]]
-            assert points[pairing["white"]] == white_points
-            assert points[pairing["black"]] == 1 - white_points
+            result = Result.parse(source.headers["Result"])
+            assert points[pairing["white"]] == result.white_points
+            assert points[pairing["black"]] == result.black_points
         assert all(row["played"] == 1 for row in standings)
     finally:
         await demo.stop()

@@ -11,9 +11,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from relay.api.socket_fanout import PARALLEL_FROM
-from relay.api.stream_protocol import StreamProtocol
 from relay.domain.game.events import ArbiterAlert
+from relay.edge.fanout import PARALLEL_FROM
+from relay.edge.protocol import StreamProtocol
 from tests.live_server import live_server
 
 

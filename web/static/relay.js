@@ -245,76 +245,80 @@ export function showClocks(game, nodes, now = Date.now() / 1000, empty = "–") 
   }
 }
 
-// Keep a summary current from a stream event; true when the summary changed. Moves carry
-// the mover's clock reading; other clock events need a fresh summary (`stale` is set).
+// Keep a summary current from a stream event; true when the summary changed. The fold is
+// the server's own (relay/hub/game_views.py game_summary over the game's log, checked event
+// by event in tests/web/test_summary_fold.py) wherever the event says enough; where it does
+// not (a takeback, a clock the hub counts itself, the arbiter's clock work) the summary is
+// marked `stale` and the page fetches it again. A kind this page does not know is stale too.
 export function applyEvent(game, message) {
   if (message.type !== "event" || message.v <= game.v) return false;
   game.v = message.v;
-  const d = message.data;
-  switch (message.kind) {
-    case "move":
-    case "correction": {
-      Object.assign(game, { fen: d.fen, ply: d.ply, last_move: d.uci, last_san: d.san });
-      const mover = d.ply % 2 === 1 ? "white" : "black";
-      if (game.clock) {
-        if (d.clock !== null && d.clock !== undefined) game.clock[mover] = Math.round(d.clock * 100);
-        const other = mover === "white" ? "black" : "white";
-        if (game.clock.running) {
-          // The other side's time stood still while the mover thought: it runs from now.
-          game.clock.running = other;
-          game.clock.since = d.at;
-          game.clock.delay = 0;
-        }
-      }
-      game.draw_offer = game.draw_offer === mover ? game.draw_offer : null;
-      game.proposed_result = null;
-      break;
-    }
-    case "takeback":
-      Object.assign(game, { fen: d.fen, ply: d.ply, last_move: null, last_san: null });
-      break;
-    case "new-game":
-      if (game.result === "*") Object.assign(game, { fen: START_FEN, ply: 0, last_move: null, last_san: null });
-      break;
-    case "end":
-      Object.assign(game, { result: d.result, termination: d.termination });
-      if (game.clock) game.clock.running = null;
-      break;
-    case "result":
-      Object.assign(game, { result: d.result, verified: false });
-      if (game.clock && d.result !== "*") game.clock.running = null;
-      break;
-    case "verified":
-      game.verified = true;
-      break;
-    case "result-proposed":
-      game.proposed_result = d.result;
-      break;
-    case "draw":
-      if (d.action === "offer") game.draw_offer = d.player;
-      else game.draw_offer = null;
-      if (d.action === "accept") game.proposed_result = "1/2-1/2";
-      break;
-    case "flag":
-      if (game.clock) {
-        game.clock.flag = { player: d.player, at: d.at };
-        game.clock[d.player] = 0;
-        game.clock.running = null;
-      }
-      break;
-    case "clocks-started":
-    case "clocks-paused":
-    case "clocks-resumed":
-    case "time":
-    case "clock-side":
-    case "arbiter-correction":
-      game.stale = true;
-      break;
-    default:
-      break;
-  }
+  const fold = FOLDS[message.kind];
+  if (fold === undefined) game.stale = true;
+  else if (fold !== null) fold(game, message.data);
   return true;
 }
+
+const other = (colour) => (colour === "white" ? "black" : "white");
+
+function played(game, d) {
+  Object.assign(game, {
+    fen: d.fen, ply: d.ply, last_move: d.uci, last_san: d.san, check: /[+#]$/.test(d.san),
+  });
+  const mover = d.ply % 2 === 1 ? "white" : "black";
+  if (game.draw_offer && game.draw_offer !== mover) game.draw_offer = null; // lapsed (9.1.2)
+  game.proposed_result = null;
+  const clock = game.clock;
+  if (!clock) return;
+  if (d.clock !== null && d.clock !== undefined) clock[mover] = Math.round(d.clock * 100);
+  else if (clock[mover] !== null) game.stale = true; // the hub's own count: ask for it
+  if (game.result !== "*") return;
+  // The mover's time stands; the other side's runs from the move.
+  Object.assign(clock, { running: other(mover), since: d.at, paused: false });
+}
+
+function ended(game, result, termination) {
+  Object.assign(game, { result, termination });
+  // The clocks stop where they stood at that moment: the hub's summary has the times.
+  if (game.clock && game.clock.running) game.stale = true;
+}
+
+// Per kind: how it changes a summary; null for kinds that change nothing a summary holds.
+const FOLDS = {
+  move: played,
+  correction: played,
+  takeback: (game) => { game.stale = true; }, // the move before is not in the summary
+  "new-game": (game) => { game.stale = true; },
+  end: (game, d) => ended(game, d.result, d.termination),
+  result: (game, d) => {
+    game.verified = false;
+    if (d.result === "*") Object.assign(game, { result: "*", termination: null });
+    else ended(game, d.result, d.forfeit ? "forfeit" : "arbiter");
+  },
+  verified: (game) => { game.verified = true; },
+  "result-proposed": (game, d) => { game.proposed_result = d.result; },
+  draw: (game, d) => {
+    game.draw_offer = d.action === "offer" ? d.player : null;
+    if (d.action === "accept") game.proposed_result = "1/2-1/2";
+  },
+  flag: (game, d) => {
+    if (!game.clock) return;
+    const running = game.clock.running;
+    game.clock.flag = { player: d.player, at: d.at };
+    game.clock[d.player] = 0;
+    Object.assign(game.clock, { running: null, since: null });
+    if (running && running !== d.player) game.stale = true; // the other side's time stopped
+  },
+  "illegal-move": null,
+  claims: null,
+  alert: null,
+  "clocks-started": (game) => { game.stale = true; },
+  "clocks-paused": (game) => { game.stale = true; },
+  "clocks-resumed": (game) => { game.stale = true; },
+  time: (game) => { game.stale = true; },
+  "clock-side": (game) => { game.stale = true; },
+  "arbiter-correction": (game) => { game.stale = true; },
+};
 
 // "12. Nf3" or "12... Nf6" for the move at `ply`.
 export function moveLabel(ply, san) {

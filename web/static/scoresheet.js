@@ -68,9 +68,6 @@ function record(game, message) {
     case "alert":
       game.alerts = [...game.alerts, d.alert];
       break;
-    case "result":
-      game.termination = d.result === "*" ? null : "arbiter";
-      break;
     case "new-game":
     case "arbiter-correction":
       game.stale = true; // the moves were rewritten: the snapshot is the truth

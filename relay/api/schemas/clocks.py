@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from relay.api.schemas.common import Number, Schema
+from relay.domain.clock.change_causes import ClockChangeCause
 
 
 class BoardClockReport(Schema):
@@ -43,7 +44,7 @@ class TimeChangeInfo(Schema):
     player: str = Field(description="white or black")
     change: str = Field(description="add, subtract or set")
     seconds: Number
-    cause: str
+    cause: ClockChangeCause
     reason: str
     before: Number = Field(description="the player's time before, seconds")
     after: Number = Field(description="the player's time after, seconds")

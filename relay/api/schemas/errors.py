@@ -28,6 +28,13 @@ class RequestProblem(Schema):
     ctx: dict[str, Any] | None = None
 
 
+class FittingMove(Schema):
+    """A legal move that fits an entry that is not legal (docs/game-input.md)."""
+
+    san: str
+    words: str = Field(description='the move in words: "the rook from a1 to d1"')
+
+
 class ErrorAnswer(Schema):
     """An error: ``detail`` in words (or, for a request that does not match the route's
     schema, the list of problems); ``errors`` for a file with errors, each with its line;
@@ -36,4 +43,7 @@ class ErrorAnswer(Schema):
 
     detail: str | list[RequestProblem]
     errors: list[FileProblem] | None = None
+    fitting: list[FittingMove] | None = Field(
+        default=None, description="for a move entered by hand that is not legal"
+    )
     request_id: str | None = None

@@ -2,7 +2,7 @@
 
 Every logged event of :mod:`relay.domain.game.events` travels as ``{"type": "event",
 "game": ID, "v": VERSION, "kind": KIND, "data": FIELDS}`` on the websocket streams
-(``relay.api.rooms.encode_event``); ``data`` holds the event's own fields
+(``relay.edge.rooms.encode_event``); ``data`` holds the event's own fields
 (``relay.domain.game.events.event_data``). The schema is built from the event classes, so a
 field added to an event is described at once; ``docs/events.schema.json`` is its published
 copy (``python -m relay.api.openapi_doc --events`` writes it).
@@ -42,7 +42,8 @@ def event_schema() -> dict[str, Any]:
             }
         )
     for nested in defs.values():
-        nested.setdefault("additionalProperties", False)
+        if nested.get("type") == "object":
+            nested.setdefault("additionalProperties", False)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -7,6 +7,7 @@ from pydantic import Field
 
 from relay.api.schemas.common import Number, Schema
 from relay.api.schemas.tournaments import PlayerInfo
+from relay.domain.results import Result
 
 
 class FallenFlag(Schema):
@@ -50,10 +51,10 @@ class GameSummary(Schema):
     last_move: str | None = Field(description="UCI")
     last_san: str | None
     check: bool
-    result: str = Field(description='"1-0", "0-1", "1/2-1/2" or "*"')
+    result: Result
     termination: str | None
     verified: bool
-    proposed_result: str | None = Field(description="a result the players showed")
+    proposed_result: Result | None = Field(description="a result the players showed")
     draw_offer: str | None = Field(description="the player whose draw offer stands")
     clock: ClockSummary
     v: int = Field(description="the number of events in the game's log")
@@ -89,7 +90,7 @@ class GameChanged(Schema):
 
     game_id: int
     v: int | None = Field(description="the log's version after the change; null: no event")
-    result: str
+    result: Result
     verified: bool
     ply: int
     fen: str
@@ -98,7 +99,7 @@ class GameChanged(Schema):
 class DrawOfferState(Schema):
     game_id: int
     draw_offer: str | None
-    proposed_result: str | None
+    proposed_result: Result | None
 
 
 class PgnImported(Schema):

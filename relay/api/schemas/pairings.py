@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from relay.api.schemas.common import Schema
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 
 
 class PairedGame(Schema):
@@ -15,7 +17,7 @@ class PairedGame(Schema):
 
 class PairedBye(Schema):
     player: int = Field(description="start number")
-    kind: str
+    kind: ByeKind
 
 
 class RoundPairingsInfo(Schema):
@@ -41,7 +43,7 @@ class Withdrawal(Schema):
 
 
 class TournamentRules(Schema):
-    pairing_system: str | None
+    pairing_system: PairingSystem | None
     tie_breaks: list[str] | None = Field(description="FIDE C.07 names; null: the default")
     tie_break_edition: str | None = Field(
         description="the FIDE C.07 edition named for the tournament, 2024 or 2026; null: none"

@@ -181,7 +181,9 @@ class GameClock:
             self.flag = (colour, event.at)
             self._remaining[colour] = 0.0
             self._stop(event.at)
-        elif isinstance(event, GameEnded) or (isinstance(event, ResultSet) and event.result != "*"):
+        elif isinstance(event, GameEnded) or (
+            isinstance(event, ResultSet) and event.result.is_decided
+        ):
             # The game is over, by the laws or by the arbiter's word: the clocks stop.
             self._stop(event.at)
             self._ended = True
@@ -216,6 +218,7 @@ class GameClock:
                 counted = left - _charge(spent, period) + _bonus(spent, period)
             if self.control.timed:
                 counted += self.control.time_added_after(number)
+            counted = max(0.0, counted)  # a flag fell, or was due: no time is below zero
         clock = reading if reading is not None else counted
         drift = reading - counted if reading is not None and counted is not None else None
         if clock is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.clock.time_control import Bonus, GameClass, TimeControl
 from relay.domain.errors import RefusedError
 from relay.domain.game.record import GameRecord
@@ -28,7 +29,7 @@ class ProposedChange:
     player: str  # "white" or "black"
     change: str  # "add" or "subtract"
     seconds: float
-    cause: str
+    cause: ClockChangeCause
     reason: str
 
 
@@ -53,7 +54,7 @@ def illegal_move_changes(record: GameRecord, control: TimeControl) -> list[Propo
             _other(offender),
             "add",
             penalty_seconds(control),
-            "illegal-move",
+            ClockChangeCause.ILLEGAL_MOVE,
             f"{offender} completed an illegal move: {last.reason}",
         )
     ]
@@ -66,7 +67,7 @@ def illegal_move_changes(record: GameRecord, control: TimeControl) -> list[Propo
                     offender,
                     "subtract",
                     period.bonus_seconds,
-                    "increment",
+                    ClockChangeCause.INCREMENT,
                     "the increment earned by the illegal move's press",
                 )
             )
@@ -81,7 +82,7 @@ def wrong_claim_change(claimant: str, control: TimeControl) -> ProposedChange:
         _other(claimant),
         "add",
         penalty_seconds(control),
-        "wrong-claim",
+        ClockChangeCause.WRONG_CLAIM,
         f"{claimant}'s draw claim was wrong (9.5.3)",
     )
 

@@ -56,8 +56,10 @@ from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.errors import Collector, InvalidInputError, Problem
 from relay.domain.formats.trf import TITLES as FIDE_TITLES
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
 from relay.domain.tournament.tie_break_names import parse_order
+from relay.domain.vocabulary import UnknownWordError
 
 DRIVERS = frozenset({"dgt"})
 MAX_DELAY_SECONDS = 3600
@@ -93,14 +95,10 @@ class TournamentSetup:
     end_date: date | None = None
     time_control: str | None = None
     rounds: int | None = None
-    pairing_system: str | None = None
+    pairing_system: PairingSystem | None = None
     tie_breaks: tuple[str, ...] | None = None
     #: ``"2024"`` or ``"2026"``; None: the C.07 edition in force at ``start_date``.
     tie_break_edition: str | None = None
-
-
-#: How the hub can pair a tournament's next round.
-PAIRING_SYSTEMS = ("swiss", "round-robin", "double-round-robin", "knockout", "scheveningen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,9 +212,13 @@ def _tournament(
                 parse_time_control(time_control)
             except TimeControlError as error:
                 raise _fail(where, f"time_control: {error}") from None
-    system = errors.attempt(_optional, table, "pairing_system", str, where)
-    if system is not None and system not in PAIRING_SYSTEMS:
-        errors.add(_fail(where, f"pairing_system is one of {', '.join(PAIRING_SYSTEMS)}"))
+    system = None
+    with errors.catching():
+        written = _optional(table, "pairing_system", str, where)
+        try:
+            system = None if written is None else PairingSystem.parse(written)
+        except UnknownWordError:
+            raise _fail(where, f"pairing_system is one of {', '.join(PairingSystem)}") from None
     tie_breaks = None
     with errors.catching():
         names = _optional(table, "tie_breaks", list, where)

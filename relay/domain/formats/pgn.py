@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from relay.domain.errors import RefusedError
+from relay.domain.results import Result
+from relay.domain.vocabulary import UnknownWordError
 
-RESULTS = frozenset({"*", "1-0", "0-1", "1/2-1/2"})
 #: Export format lines are at most 79 characters (PGN standard 8.2.6).
 LINE_LIMIT = 79
 SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -45,7 +46,7 @@ class GameHeaders:
     board: int
     white: PlayerTags
     black: PlayerTags
-    result: str = "*"
+    result: Result = Result.ONGOING
     game_id: str | None = None
     termination: str | None = None
     #: PGN standard syntax, for example ``40/5400+30:1800+30``.
@@ -68,19 +69,19 @@ class PgnMove:
 
 def render_game(headers: GameHeaders, moves: Sequence[PgnMove]) -> str:
     """One game as PGN text: Seven Tag Roster first, then relay tags, then the moves."""
-    _check_result(headers.result)
+    result = _checked(headers.result)
     tags = _roster(headers) + _relay_tags(headers)
     words = _movetext(moves, comments=True)
-    return _assemble(tags, words, headers.result)
+    return _assemble(tags, words, result)
 
 
 def render_archive(headers: GameHeaders, sans: Sequence[str]) -> str:
     """The strict seven-tag form: roster only, no comments, a decided result."""
-    if headers.result == "*":
+    result = _checked(headers.result)
+    if not result.is_decided:
         raise PgnExportError("an archive game needs a result: 1-0, 0-1 or 1/2-1/2")
-    _check_result(headers.result)
     words = _movetext([PgnMove(san) for san in sans], comments=False)
-    return _assemble(_roster(headers), words, headers.result)
+    return _assemble(_roster(headers), words, result)
 
 
 def render_round(games: Iterable[str]) -> str:
@@ -93,9 +94,13 @@ def format_clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-def _check_result(result: str) -> None:
-    if result not in RESULTS:
-        raise PgnExportError(f"result {result!r} is not one of {sorted(RESULTS)}")
+def _checked(result: str) -> Result:
+    """``result`` as a :class:`Result`, refused when it is none (headers made with text
+    past the type checker)."""
+    try:
+        return Result.parse(result)
+    except UnknownWordError as error:
+        raise PgnExportError(str(error)) from None
 
 
 def _roster(headers: GameHeaders) -> list[tuple[str, str]]:

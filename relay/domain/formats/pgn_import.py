@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import chess.pgn
 
 from relay.domain.errors import Collector, InvalidInputError, Problem
-from relay.domain.formats.pgn import RESULTS
+from relay.domain.results import Result
+from relay.domain.vocabulary import UnknownWordError
 
 
 class PgnImportError(ValueError, InvalidInputError):
@@ -36,7 +37,7 @@ class PgnImportError(ValueError, InvalidInputError):
 class ImportedGame:
     white: str
     black: str
-    result: str
+    result: Result
     #: From the ``Board`` tag, or the board part of ``Round "r.b"``; None when neither says.
     board: int | None
     uci: tuple[str, ...]
@@ -90,9 +91,11 @@ def _imported(
         fail(str(game.errors[0]))
     if "FEN" in headers or "SetUp" in headers:
         fail("only games from the standard start can be imported")
-    result = headers.get("Result", "*")
-    if result not in RESULTS:
-        fail(f"result {result!r} is not one of {sorted(RESULTS)}")
+    result = Result.ONGOING
+    try:
+        result = Result.parse(headers.get("Result", "*"))
+    except UnknownWordError as error:
+        fail(str(error))
     board = None
     try:
         board = _board_number(headers)

@@ -7,8 +7,8 @@ import chess
 from relay.domain.errors import RefusedError
 from relay.domain.game.events import MovesReplaced, ResultSet, ResultVerified
 from relay.domain.game.record import GameRecord
-
-RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
+from relay.domain.results import Result
+from relay.domain.vocabulary import UnknownWordError
 
 
 class ArbiterActionError(ValueError, RefusedError):
@@ -17,26 +17,34 @@ class ArbiterActionError(ValueError, RefusedError):
 
 
 def set_result(
-    record: GameRecord, *, result: str, by: str, reason: str, at: float, forfeit: bool = False
+    record: GameRecord, *, result: Result, by: str, reason: str, at: float, forfeit: bool = False
 ) -> ResultSet:
     """An arbiter's result; ``forfeit``: the game was not played and ``result`` gives the
     point to the player who was there (a double forfeit has no result here)."""
-    if result not in RESULTS:
-        raise ArbiterActionError(f"result {result!r} is not one of {sorted(RESULTS)}")
-    if forfeit and result not in ("1-0", "0-1"):
+    result = _known(result)
+    if forfeit and result.winner is None:
         raise ArbiterActionError("a forfeit is won by one side: 1-0 or 0-1")
     if forfeit and record.moves:
         raise ArbiterActionError(f"the game has {len(record.moves)} plies: it was played")
     return ResultSet(result=result, by=by, reason=reason, at=at, forfeit=forfeit)
 
 
-def verify_result(record: GameRecord, *, result: str, by: str, at: float) -> ResultVerified:
+def verify_result(record: GameRecord, *, result: Result, by: str, at: float) -> ResultVerified:
     """Confirm the result the game has now; ``result`` guards against verifying a stale one."""
-    if record.result == "*":
+    if not record.result.is_decided:
         raise ArbiterActionError("the game has no result to verify")
     if result != record.result:
         raise ArbiterActionError(f"the game's result is {record.result}, not {result}")
-    return ResultVerified(result=result, by=by, at=at)
+    return ResultVerified(result=record.result, by=by, at=at)
+
+
+def _known(result: str) -> Result:
+    """``result`` as a :class:`Result`, refused for the arbiter when it is none (a caller
+    that passed text past the type checker)."""
+    try:
+        return Result.parse(result)
+    except UnknownWordError as error:
+        raise ArbiterActionError(str(error)) from None
 
 
 def replace_moves(

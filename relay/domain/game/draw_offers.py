@@ -23,7 +23,7 @@ def draw_action(record: GameRecord, *, player: str, action: str, at: float) -> D
         raise DrawOfferError(f"player {player!r}: white or black")
     if action not in ACTIONS:
         raise DrawOfferError(f"action {action!r}: one of {', '.join(ACTIONS)}")
-    if record.result != "*":
+    if record.result.is_decided:
         raise DrawOfferError(f"the game is over ({record.result})")
     standing = record.draw_offer
     if action == "offer" and standing is not None:

@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.errors import InvalidInputError
+from relay.domain.results import Result
 
 
 class EventFormatError(ValueError, InvalidInputError):
@@ -90,7 +92,7 @@ class GameEnded:
     """The laws ended the game (checkmate, stalemate, dead position, repetition, flag)."""
 
     kind: ClassVar[str] = "end"
-    result: str
+    result: Result
     termination: str
     at: float
 
@@ -103,7 +105,7 @@ class ResultProposed:
     """
 
     kind: ClassVar[str] = "result-proposed"
-    result: str
+    result: Result
     gesture: str  # "kings" or "marker"
     at: float
 
@@ -163,7 +165,7 @@ class ResultSet:
     """An arbiter entered or changed the result (it overrides what the board ended with)."""
 
     kind: ClassVar[str] = "result"
-    result: str
+    result: Result
     by: str
     reason: str
     at: float
@@ -176,7 +178,7 @@ class ResultVerified:
     """An arbiter confirmed the game's result; only verified results count in public standings."""
 
     kind: ClassVar[str] = "verified"
-    result: str
+    result: Result
     by: str
     at: float
 
@@ -241,7 +243,7 @@ class TimeAdjusted:
     player: str  # "white" or "black"
     change: str
     seconds: float
-    cause: str
+    cause: ClockChangeCause
     reason: str
     by: str
     at: float
@@ -356,6 +358,10 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
     )
 }
 _NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}
+#: The events that carry a result, stored as its word.
+_WITH_RESULT: frozenset[type[LoggedEvent]] = frozenset(
+    {GameEnded, ResultProposed, ResultSet, ResultVerified}
+)
 #: Every kind of logged event, one class each (the stored and streamed ones).
 LOGGED_EVENTS: tuple[type[LoggedEvent], ...] = tuple(_LOGGED.values())
 
@@ -386,6 +392,10 @@ def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:
         if cls is ClockSideDecided:
             clocks = tuple((int(ply), float(seconds)) for ply, seconds in data.get("clocks", ()))
             return ClockSideDecided(**{**data, "clocks": clocks})
+        if cls in _WITH_RESULT:
+            return cls(**{**data, "result": Result.parse(data["result"])})
+        if cls is TimeAdjusted:
+            return TimeAdjusted(**{**data, "cause": ClockChangeCause.parse(data["cause"])})
         return cls(**data)
     except (TypeError, KeyError, ValueError) as error:
         raise EventFormatError(f"{kind} event: {error}") from None

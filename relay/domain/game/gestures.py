@@ -11,13 +11,14 @@ from __future__ import annotations
 import chess
 
 from relay.domain.game.placement import Placement
+from relay.domain.results import Result
 
 _LIGHT_CENTRE = chess.BB_D5 | chess.BB_E4
 _DARK_CENTRE = chess.BB_D4 | chess.BB_E5
 _CENTRE = _LIGHT_CENTRE | _DARK_CENTRE
 
 
-def kings_gesture(shown: Placement, game: Placement) -> str | None:
+def kings_gesture(shown: Placement, game: Placement) -> Result | None:
     """The result the kings show, if ``shown`` is ``game`` with both kings on the centre
     (pieces that stood there may have been taken off to make room)."""
     kings = shown.kings
@@ -40,13 +41,13 @@ def kings_gesture(shown: Placement, game: Placement) -> str | None:
     if (game.occupied & ~game.kings & ~_CENTRE) & ~others.occupied:
         return None  # a piece off the centre is missing too: hands are still busy
     if kings & _LIGHT_CENTRE == kings:
-        return "1-0"
+        return Result.WHITE_WINS
     if kings & _DARK_CENTRE == kings:
-        return "0-1"
-    return "1/2-1/2"
+        return Result.BLACK_WINS
+    return Result.DRAW
 
 
-def marker_gesture(markers: frozenset[str], shown: Placement, game: Placement) -> str | None:
+def marker_gesture(markers: frozenset[Result], shown: Placement, game: Placement) -> Result | None:
     """The result a single kind of marker piece shows, on an otherwise unchanged board."""
     if len(markers) != 1 or shown != game:
         return None

@@ -22,6 +22,7 @@ from relay.domain.clock.time_control import GameClass, TimeControl
 from relay.domain.game.events import Claim, GameEnded
 from relay.domain.game.matching import find_move
 from relay.domain.game.placement import Placement
+from relay.domain.results import Result
 
 #: A position for the repetition rules (9.2.3): pieces, side to move, castling rights and
 #: an en passant capture that is actually possible.
@@ -128,15 +129,15 @@ def ending(board: chess.Board, repetitions: Repetitions, at: float) -> GameEnded
     """The result the laws impose on the position just reached, if any."""
     if not any(board.generate_legal_moves()):
         if board.is_check():
-            winner = "0-1" if board.turn == chess.WHITE else "1-0"
+            winner = Result.win_for(not board.turn)
             return GameEnded(result=winner, termination="checkmate", at=at)
-        return GameEnded(result="1/2-1/2", termination="stalemate", at=at)
+        return GameEnded(result=Result.DRAW, termination="stalemate", at=at)
     if board.is_insufficient_material():
-        return GameEnded(result="1/2-1/2", termination="insufficient material", at=at)
+        return GameEnded(result=Result.DRAW, termination="insufficient material", at=at)
     if repetitions.current >= 5:
-        return GameEnded(result="1/2-1/2", termination="fivefold repetition", at=at)
+        return GameEnded(result=Result.DRAW, termination="fivefold repetition", at=at)
     if board.halfmove_clock >= 150:
-        return GameEnded(result="1/2-1/2", termination="seventy-five moves", at=at)
+        return GameEnded(result=Result.DRAW, termination="seventy-five moves", at=at)
     return None
 
 
@@ -166,12 +167,12 @@ def _sans(board: chess.Board, moves: list[chess.Move]) -> tuple[str, ...]:
     return tuple(sorted(board.san(move) for move in moves))
 
 
-def flag_result(board: chess.Board, fallen: chess.Color) -> tuple[str, str]:
+def flag_result(board: chess.Board, fallen: chess.Color) -> tuple[Result, str]:
     """Result and termination when ``fallen``'s flag falls (6.9)."""
     opponent = not fallen
     if board.has_insufficient_material(opponent):
-        return "1/2-1/2", "flag fall, opponent cannot checkmate"
-    return ("0-1" if fallen == chess.WHITE else "1-0"), "flag fall"
+        return Result.DRAW, "flag fall, opponent cannot checkmate"
+    return Result.win_for(opponent), "flag fall"
 
 
 def illegal_move_penalty(rules: Rules, count: int) -> tuple[str, int]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from relay.domain.errors import InvalidInputError
+from relay.domain.results import Result
 
 _PIECE_TYPES = {
     "p": chess.PAWN,
@@ -26,7 +27,7 @@ _PIECE_TYPES = {
 
 #: Result marker pieces (DGT codes 13, 14, 15) as they appear among a position's symbols.
 #: They are not chessmen: :func:`read_squares` takes them out of the placement.
-MARKER_RESULTS = {"=": "1/2-1/2", "1": "1-0", "0": "0-1"}
+MARKER_RESULTS = {"=": Result.DRAW, "1": Result.WHITE_WINS, "0": Result.BLACK_WINS}
 
 
 class PlacementError(ValueError, InvalidInputError):
@@ -156,7 +157,7 @@ def _rotate(mask: int) -> int:
     return chess.flip_vertical(chess.flip_horizontal(mask))
 
 
-def read_squares(symbols: Sequence[str | None]) -> tuple[Placement, frozenset[str]]:
+def read_squares(symbols: Sequence[str | None]) -> tuple[Placement, frozenset[Result]]:
     """A board's 64 squares (a1 first) as the placement of its chessmen and the results of
     any marker pieces on it."""
     markers = frozenset(MARKER_RESULTS[s] for s in symbols if s in MARKER_RESULTS)

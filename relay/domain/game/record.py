@@ -28,6 +28,7 @@ from relay.domain.game.events import (
     ResultVerified,
     TakenBack,
 )
+from relay.domain.results import Result
 
 
 class GameLogError(ValueError, RefusedError):
@@ -40,9 +41,9 @@ class GameRecord:
 
     board: chess.Board = field(default_factory=chess.Board)
     moves: list[MoveMade | MoveCorrected] = field(default_factory=list)
-    result: str = "*"
+    result: Result = Result.ONGOING
     termination: str | None = None
-    proposed_result: str | None = None
+    proposed_result: Result | None = None
     claims: tuple[Claim, ...] = ()
     illegal_moves: list[IllegalMoveCompleted] = field(default_factory=list)
     alerts: list[ArbiterAlert] = field(default_factory=list)
@@ -97,7 +98,7 @@ class GameRecord:
         elif isinstance(event, ResultSet):
             self.result = event.result
             self.termination = (
-                None if event.result == "*" else "forfeit" if event.forfeit else "arbiter"
+                None if not event.result.is_decided else "forfeit" if event.forfeit else "arbiter"
             )
             self.result_by = event.by
             self.verified = False
@@ -118,7 +119,7 @@ class GameRecord:
             self.draw_offer = event.player
         elif event.action == "accept":
             self.draw_offer = None
-            self.proposed_result = "1/2-1/2"
+            self.proposed_result = Result.DRAW
         else:  # declined, or withdrawn
             self.draw_offer = None
 
@@ -156,13 +157,13 @@ class GameRecord:
             self.moves.append(MoveMade(ply, uci, san, self.board.fen(), event.at))
         if self.result_by is None:
             # The board's result belonged to the moves that were replaced.
-            self.result, self.termination = "*", None
+            self.result, self.termination = Result.ONGOING, None
         self.verified = False
         self.proposed_result = None
 
     def _restart(self) -> None:
         """The board was reset before the game had a result: it starts again."""
-        if self.result != "*":
+        if self.result.is_decided:
             return  # a finished game stays as it ended; the board moved on
         self.board = chess.Board()
         self.moves = []

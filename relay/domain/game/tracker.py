@@ -61,6 +61,7 @@ from relay.domain.game.matching import (
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.settling import Settling, Windows
 from relay.domain.game.tracker_state import ClockPresses, Pending, Stage
+from relay.domain.results import Result
 
 __all__ = ["ClockView", "PositionTracker"]
 
@@ -138,7 +139,7 @@ class PositionTracker:
         # assumed, a result was proposed since (all forgotten by _forget_decision).
         self._confirmed = False
         self._assumed_promotion = False
-        self._proposed: str | None = None
+        self._proposed: Result | None = None
         self._alerted = False
         self._claims: tuple[Claim, ...] = ()
         self._locked = False
@@ -213,7 +214,7 @@ class PositionTracker:
         placement: Placement,
         now: float,
         wall_time: float,
-        markers: frozenset[str] = frozenset(),
+        markers: frozenset[Result] = frozenset(),
     ) -> list[GameEvent]:
         """Record what the board shows at monotonic time ``now``.
 
@@ -631,7 +632,7 @@ class PositionTracker:
     def _flags(self, fallen: list[chess.Color], wall_time: float) -> list[GameEvent]:
         if len(fallen) == 2:
             if self.rules.both_flags == laws.BothFlagsRule.DRAW:
-                return self._end("1/2-1/2", "both flags fallen", wall_time)
+                return self._end(Result.DRAW, "both flags fallen", wall_time)
             return [self._alert("both-flags", "both flags fell at once", wall_time)]
         result, termination = laws.flag_result(self.board, fallen[0])
         name = chess.COLOR_NAMES[fallen[0]]
@@ -815,7 +816,7 @@ class PositionTracker:
         self._assumed_promotion = True  # the piece, once seen, may still correct it
         return events
 
-    def _end(self, result: str, termination: str, wall_time: float) -> list[GameEvent]:
+    def _end(self, result: Result, termination: str, wall_time: float) -> list[GameEvent]:
         self._result = result
         return [GameEnded(result=result, termination=termination, at=wall_time)]
 
@@ -846,7 +847,7 @@ class PositionTracker:
     def _alert(self, alert: str, detail: str, wall_time: float) -> ArbiterAlert:
         return ArbiterAlert(alert=alert, detail=detail, ply=self.ply, at=wall_time)
 
-    def _ending_of_current(self) -> str | None:
+    def _ending_of_current(self) -> Result | None:
         if not self.board.move_stack:
             return None
         ending = laws.ending(self.board, self._repetitions, 0.0)

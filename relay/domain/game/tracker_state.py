@@ -20,6 +20,7 @@ from enum import Enum
 import chess
 
 from relay.domain.game.placement import Placement
+from relay.domain.results import Result
 
 #: Placements kept since the last decision, to order moves that were missed.
 TRAIL = 256
@@ -56,7 +57,7 @@ class Pending:
     """The placement being judged, and the trail since the game last changed."""
 
     placement: Placement | None = None
-    markers: frozenset[str] = frozenset()
+    markers: frozenset[Result] = frozenset()
     #: When the board last changed.
     since: float = 0.0
     stage: Stage = Stage.FRESH
@@ -64,7 +65,7 @@ class Pending:
     waiting: bool = False
     trail: list[Placement] = field(default_factory=list)
 
-    def shown(self, placement: Placement, markers: frozenset[str], now: float) -> None:
+    def shown(self, placement: Placement, markers: frozenset[Result], now: float) -> None:
         """The board changed: a new placement to judge from the settle stage."""
         self.trail.append(placement)
         if len(self.trail) > TRAIL:

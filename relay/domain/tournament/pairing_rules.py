@@ -22,10 +22,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from relay.domain.tournament.swiss import Bye, GameResult, SwissRound, SwissState
-
-_PLAYED = frozenset({GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW})
-_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "H": 0.5, "F": 1.0, "U": 1.0, "Z": 0.0}
+from relay.domain.formats.trf import RESULT_HALF_POINTS
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.swiss import SwissRound, SwissState
 
 
 class Rule(enum.Enum):
@@ -64,9 +63,9 @@ def _histories(state: SwissState) -> dict[int, _History]:
             if board.result is None:
                 continue
             white, black = table[board.white], table[board.black]
-            white.points += _POINTS[board.result.white_code]
-            black.points += _POINTS[board.result.black_code]
-            if board.result in _PLAYED:
+            white.points += RESULT_HALF_POINTS[board.result.white_code] / 2
+            black.points += RESULT_HALF_POINTS[board.result.black_code] / 2
+            if not board.result.is_forfeit:
                 white.opponents.add(board.black)
                 black.opponents.add(board.white)
                 white.colours.append("w")
@@ -76,9 +75,11 @@ def _histories(state: SwissState) -> dict[int, _History]:
             if board.result.black_code == "+":
                 black.win_without_playing.append(f"a forfeit win in round {number}")
         for player, bye in swiss_round.byes.items():
-            table[player].points += _POINTS[bye.value]
-            if bye in (Bye.PAIRING_ALLOCATED, Bye.FULL_POINT):
-                what = "the pairing-allocated" if bye is Bye.PAIRING_ALLOCATED else "a full-point"
+            table[player].points += bye.unplayed.points
+            if bye in (ByeKind.PAIRING_ALLOCATED, ByeKind.FULL_POINT):
+                what = (
+                    "the pairing-allocated" if bye is ByeKind.PAIRING_ALLOCATED else "a full-point"
+                )
                 table[player].win_without_playing.append(f"{what} bye in round {number}")
     return table
 
@@ -179,10 +180,10 @@ def check_tournament(state: SwissState) -> list[Violation]:
     return violations
 
 
-def _split(swiss_round: SwissRound) -> tuple[list[tuple[int, int]], list[int], dict[int, Bye]]:
+def _split(
+    swiss_round: SwissRound,
+) -> tuple[list[tuple[int, int]], list[int], dict[int, ByeKind]]:
     pairs = [(b.white, b.black) for b in swiss_round.boards]
-    allocated = [p for p, bye in swiss_round.byes.items() if bye is Bye.PAIRING_ALLOCATED]
-    requested: dict[int, Bye] = {
-        p: bye for p, bye in swiss_round.byes.items() if bye is not Bye.PAIRING_ALLOCATED
-    }
+    allocated = [p for p, bye in swiss_round.byes.items() if bye is ByeKind.PAIRING_ALLOCATED]
+    requested = {p: bye for p, bye in swiss_round.byes.items() if bye.requestable}
     return pairs, allocated, requested

@@ -4,8 +4,9 @@ The engine (run by ``relay.hub.pairing_engine``) reads a TRF(x) file. :func:`eng
 builds it from a :class:`SwissState`: start numbers 1..n in initial-ranking order, ratings,
 every finished round (games, forfeits, byes), points, a rank for each player (the engine
 refuses a player line without one), the number of rounds and the first-round colour.
-A bye asked for the round about to be paired (``H``, ``F``, ``Z``) is written as that
-round's entry, which is how JaVaFo-style engines learn who is not to be paired.
+A bye asked for the round about to be paired (``H``, ``F``, ``Z``: :attr:`ByeKind.trf_code`)
+is written as that round's entry, which is how JaVaFo-style engines learn who is not to be
+paired.
 
 Titles, sex and birth dates are left out on purpose: pairing does not use them, and
 engines and TRFs have written titles in more than one form (``GM``, ``gm``, ``g``). The
@@ -18,6 +19,8 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+import chess
+
 from relay.domain.errors import RefusedError
 from relay.domain.formats.trf import (
     RESULT_HALF_POINTS,
@@ -26,6 +29,8 @@ from relay.domain.formats.trf import (
     TrfResult,
     TrfTournament,
 )
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
 
 
 class SwissError(ValueError, RefusedError):
@@ -42,6 +47,18 @@ class GameResult(enum.Enum):
     BLACK_WINS_BY_FORFEIT = ("-", "+")
     DOUBLE_FORFEIT = ("-", "-")
 
+    @classmethod
+    def of(cls, result: Result, *, forfeit: bool) -> GameResult | None:
+        """A stored result and its ``forfeit`` flag (a forfeit is won by the side the result
+        names); None while the game is open."""
+        if result is Result.DRAW:
+            return cls.DRAW
+        if result.winner is None:
+            return None
+        if result.winner == chess.WHITE:
+            return cls.WHITE_WINS_BY_FORFEIT if forfeit else cls.WHITE_WINS
+        return cls.BLACK_WINS_BY_FORFEIT if forfeit else cls.BLACK_WINS
+
     @property
     def white_code(self) -> str:
         return self.value[0]
@@ -50,18 +67,19 @@ class GameResult(enum.Enum):
     def black_code(self) -> str:
         return self.value[1]
 
-
-class Bye(enum.Enum):
-    """A round without an opponent. Only ``PAIRING_ALLOCATED`` is the engine's to give."""
-
-    HALF_POINT = "H"
-    FULL_POINT = "F"
-    PAIRING_ALLOCATED = "U"
-    ZERO_POINT = "Z"
+    @property
+    def is_forfeit(self) -> bool:
+        """The game was not played: one side, or both, did not come."""
+        return self in _FORFEITS
 
 
-#: Byes a player (or the arbiter) may ask for before a round is paired.
-REQUESTABLE_BYES = frozenset({Bye.HALF_POINT, Bye.FULL_POINT, Bye.ZERO_POINT})
+_FORFEITS = frozenset(
+    {
+        GameResult.WHITE_WINS_BY_FORFEIT,
+        GameResult.BLACK_WINS_BY_FORFEIT,
+        GameResult.DOUBLE_FORFEIT,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +103,7 @@ class Board:
 @dataclass(frozen=True)
 class SwissRound:
     boards: tuple[Board, ...] = ()
-    byes: Mapping[int, Bye] = field(default_factory=dict)
+    byes: Mapping[int, ByeKind] = field(default_factory=dict)
 
     def players(self) -> list[int]:
         """Everyone with an entry in this round, in order of appearance (repeats kept)."""
@@ -116,7 +134,7 @@ class SwissState:
     total_rounds: int
     first_colour: FirstColour = "white"
     rounds: tuple[SwissRound, ...] = ()
-    requested_byes: Mapping[int, Bye] = field(default_factory=dict)
+    requested_byes: Mapping[int, ByeKind] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         numbers = [p.start_number for p in self.players]
@@ -130,7 +148,7 @@ class SwissState:
             self._check_round(swiss_round, number, finished=True)
         for player, bye in self.requested_byes.items():
             self._check_player(player, len(self.rounds) + 1)
-            if bye not in REQUESTABLE_BYES:
+            if not bye.requestable:
                 raise SwissError(f"player {player} cannot ask for a {bye.name} bye")
 
     @property
@@ -152,7 +170,7 @@ class SwissState:
             if finished and board.result is None:
                 raise SwissError(f"round {number}: {board.white} - {board.black} has no result")
 
-    def with_requested_byes(self, byes: Mapping[int, Bye]) -> SwissState:
+    def with_requested_byes(self, byes: Mapping[int, ByeKind]) -> SwissState:
         return replace(self, requested_byes=dict(byes))
 
     def paired_round(
@@ -164,7 +182,7 @@ class SwissState:
         if allocated_bye is not None:
             if allocated_bye in byes:
                 raise SwissError(f"player {allocated_bye} already has a bye this round")
-            byes[allocated_bye] = Bye.PAIRING_ALLOCATED
+            byes[allocated_bye] = ByeKind.PAIRING_ALLOCATED
         swiss_round = SwissRound(tuple(Board(w, b) for w, b in pairs), byes)
         self._check_round(swiss_round, self.next_round, finished=False)
         return swiss_round
@@ -191,13 +209,13 @@ def entries(state: SwissState, *, with_requested_byes: bool = False) -> dict[int
             table[b.black].append(TrfResult(number, b.white, "b", b.result.black_code))
             entered |= {b.white, b.black}
         for player, bye in swiss_round.byes.items():
-            table[player].append(TrfResult(number, None, "-", bye.value))
+            table[player].append(TrfResult(number, None, "-", bye.trf_code))
             entered.add(player)
         for player in table.keys() - entered:
-            table[player].append(TrfResult(number, None, "-", Bye.ZERO_POINT.value))
+            table[player].append(TrfResult(number, None, "-", ByeKind.ZERO_POINT.trf_code))
     if with_requested_byes:
         for player, bye in state.requested_byes.items():
-            table[player].append(TrfResult(state.next_round, None, "-", bye.value))
+            table[player].append(TrfResult(state.next_round, None, "-", bye.trf_code))
     return table
 
 

@@ -11,70 +11,90 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from relay.domain.errors import InvalidInputError
 
-#: Tie-breaks without modifiers, with the C.07 article (SB-IECG: seed 000 section C.14).
-PLAIN = {
-    "DE": "6",
-    "WIN": "7.1",
-    "WON": "7.2",
-    "BPG": "7.3",
-    "BWG": "7.4",
-    "AOB": "8.2",
-    "KS": "9.2",
-    "TPR": "10.2",
-    "PTP": "10.3",
-    "APRO": "10.4",
-    "APPO": "10.5",
-    "SB-IECG": "seed 000 C.14",
-}
-#: Tie-breaks taking a cut (``-C<n>``) and, for some, a median (``-M<n>``) modifier.
-MODIFIABLE = {"PS": "7.5", "BH": "8.1", "FB": "8.3", "SB": "9.1", "ARO": "10.1"}
-WITH_MEDIAN = frozenset({"BH", "FB", "SB"})
-#: Tie-breaks that need ratings.
-RATING_BASED = frozenset({"ARO", "TPR", "APRO", "PTP", "APPO"})
 
+class TieBreak(StrEnum):
+    """A tie-break the rules accept, by its acronym (with its C.07 article; SB-IECG: seed
+    000 section C.14). The first twelve take no modifier."""
+
+    DE = "DE"  # 6
+    WIN = "WIN"  # 7.1
+    WON = "WON"  # 7.2
+    BPG = "BPG"  # 7.3
+    BWG = "BWG"  # 7.4
+    AOB = "AOB"  # 8.2
+    KS = "KS"  # 9.2
+    TPR = "TPR"  # 10.2
+    PTP = "PTP"  # 10.3
+    APRO = "APRO"  # 10.4
+    APPO = "APPO"  # 10.5
+    SB_IECG = "SB-IECG"  # seed 000 C.14
+    PS = "PS"  # 7.5
+    BH = "BH"  # 8.1
+    FB = "FB"  # 8.3
+    SB = "SB"  # 9.1
+    ARO = "ARO"  # 10.1
+
+    @property
+    def takes_cut(self) -> bool:
+        """Whether it takes a cut modifier (``-C<n>``)."""
+        return self in _CUT
+
+    @property
+    def takes_median(self) -> bool:
+        """Whether it takes a median modifier (``-M<n>``) too."""
+        return self in _MEDIAN
+
+    @property
+    def rating_based(self) -> bool:
+        """Whether it needs the players' ratings."""
+        return self in _RATING_BASED
+
+
+_CUT = frozenset({TieBreak.PS, TieBreak.BH, TieBreak.FB, TieBreak.SB, TieBreak.ARO})
+_MEDIAN = frozenset({TieBreak.BH, TieBreak.FB, TieBreak.SB})
+_RATING_BASED = frozenset({TieBreak.ARO, TieBreak.TPR, TieBreak.APRO, TieBreak.PTP, TieBreak.APPO})
+
+_BY_NAME = {tie_break.value: tie_break for tie_break in TieBreak}
 _MODIFIED = re.compile(r"(?P<base>[A-Z]+)-(?P<kind>[CM])(?P<count>[1-9][0-9]?)")
 
 
 class UnknownTieBreakError(ValueError, InvalidInputError):
-    """A tie-break name that is not one of :data:`PLAIN` or :data:`MODIFIABLE` with an
-    allowed modifier."""
+    """A tie-break name that is not a :class:`TieBreak`, alone or with a modifier it takes."""
 
 
 def known_names() -> str:
     """The accepted names, for error messages."""
-    plain = ", ".join(PLAIN)
-    cuts = ", ".join(f"{base}-C<n>" for base in MODIFIABLE)
-    medians = ", ".join(f"{base}-M<n>" for base in sorted(WITH_MEDIAN))
-    return f"{plain}, {', '.join(MODIFIABLE)}, {cuts}, {medians}"
+    cuts = ", ".join(f"{base}-C<n>" for base in TieBreak if base.takes_cut)
+    medians = ", ".join(f"{base}-M<n>" for base in sorted(_MEDIAN))
+    return f"{', '.join(TieBreak)}, {cuts}, {medians}"
 
 
 @dataclass(frozen=True, slots=True)
 class TieBreakName:
     """A parsed name: the acronym, ``"C"``, ``"M"`` or ``""``, and how many values go."""
 
-    base: str
+    base: TieBreak
     modifier: str = ""
     count: int = 0
 
     def __str__(self) -> str:
-        return f"{self.base}-{self.modifier}{self.count}" if self.modifier else self.base
+        return f"{self.base}-{self.modifier}{self.count}" if self.modifier else str(self.base)
 
 
 def parse_name(text: str) -> TieBreakName:
     """One name, e.g. ``"BH-C1"``; case and surrounding blanks do not matter."""
     name = text.strip().upper()
-    if name in PLAIN or name in MODIFIABLE:
-        return TieBreakName(name)
+    if name in _BY_NAME:
+        return TieBreakName(_BY_NAME[name])
     match = _MODIFIED.fullmatch(name)
-    if (
-        match
-        and match["base"] in MODIFIABLE
-        and (match["kind"] == "C" or match["base"] in WITH_MEDIAN)
-    ):
-        return TieBreakName(match["base"], match["kind"], int(match["count"]))
+    if match:
+        base = _BY_NAME.get(match["base"])
+        if base is not None and (base.takes_median if match["kind"] == "M" else base.takes_cut):
+            return TieBreakName(base, match["kind"], int(match["count"]))
     raise UnknownTieBreakError(f"unknown tie-break {text.strip()!r}; known: {known_names()}")
 
 

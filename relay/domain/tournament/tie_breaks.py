@@ -71,7 +71,7 @@ from typing import Generic, TypeVar
 from relay.domain.tournament.tie_break_editions import Edition
 from relay.domain.tournament.tie_break_encounters import direct_encounter
 from relay.domain.tournament.tie_break_names import (
-    RATING_BASED,
+    TieBreak,
     TieBreakName,
     UnknownTieBreakError,
     parse_name,
@@ -166,12 +166,14 @@ def standings(
     wanted = {str(name): name for name in names}
     for extra in (*DEFAULT_ORDER, *(("ARO",) if ratings is not None else ())):
         wanted.setdefault(extra, parse_name(extra))
-    if ratings is None and any(name.base in RATING_BASED for name in names):
+    if ratings is None and any(name.base.rating_based for name in names):
         raise ValueError("rating tie-breaks need the players' ratings")
     table = _Table(players, games, unplayed, rounds, round_robin, ratings or {}, edition)
     breaks = {
         player: {
-            label: table.value(player, name) for label, name in wanted.items() if name.base != "DE"
+            label: table.value(player, name)
+            for label, name in wanted.items()
+            if name.base is not TieBreak.DE
         }
         for player in players
     }
@@ -313,35 +315,35 @@ class _Table(Generic[P]):
     def _value(self, player: P, name: TieBreakName) -> float:
         rounds = self.rounds[player]
         base = name.base
-        if base in ("BH", "FB", "SB"):
+        if base in (TieBreak.BH, TieBreak.FB, TieBreak.SB):
             return _modified(self._contributions(player, base), name)
-        if base == "WIN":
+        if base is TieBreak.WIN:
             return float(sum(1 for r in rounds if r.points == 1.0))
-        if base == "WON":
+        if base is TieBreak.WON:
             return float(sum(1 for r in rounds if r.played and r.points == 1.0))
-        if base == "BPG":
+        if base is TieBreak.BPG:
             return float(sum(1 for r in rounds if r.played and r.black))
-        if base == "BWG":
+        if base is TieBreak.BWG:
             return float(sum(1 for r in rounds if r.played and r.black and r.points == 1.0))
-        if base == "PS":
+        if base is TieBreak.PS:
             ordered = sorted(rounds, key=lambda r: (r.number is None, r.number or 0))
             running = [sum(r.points for r in ordered[: i + 1]) for i in range(len(ordered))]
             return sum(running[name.count :])
-        if base == "AOB":
+        if base is TieBreak.AOB:
             met = [self.buchholz(r.opponent) for r in rounds if r.played and r.opponent is not None]
             return sum(met) / len(met) if met else 0.0
-        if base == "KS":
+        if base is TieBreak.KS:
             return sum(
                 r.points
                 for r in rounds
                 if r.opponent is not None and self.points[r.opponent] * 2 >= self.total
             )
-        if base == "SB-IECG":
+        if base is TieBreak.SB_IECG:
             return sum(self.points[r.opponent] * r.points for r in rounds if r.opponent is not None)
         return self._rating_based(player, name)
 
-    def _contributions(self, player: P, base: str) -> list[_Value]:
-        fore = base == "FB"
+    def _contributions(self, player: P, base: TieBreak) -> list[_Value]:
+        fore = base is TieBreak.FB
         own = self.fore[player] if fore else self.points[player]
         scores = self.fore_adjusted if fore else self.adjusted
         values = []
@@ -351,14 +353,14 @@ class _Table(Generic[P]):
                 score = self._dummy(player, round_, own, scores)
             else:
                 score = scores[opponent]
-            weight = round_.points if base == "SB" else 1.0
+            weight = round_.points if base is TieBreak.SB else 1.0
             voluntary = opponent is None and round_.kind in VOLUNTARY
             values.append(_Value(score * weight, score, voluntary))
         return values
 
     def buchholz(self, player: P) -> float:
         if player not in self._bh:
-            self._bh[player] = sum(v.value for v in self._contributions(player, "BH"))
+            self._bh[player] = sum(v.value for v in self._contributions(player, TieBreak.BH))
         return self._bh[player]
 
     def _rated(self, player: P) -> tuple[list[int], float]:
@@ -374,14 +376,14 @@ class _Table(Generic[P]):
 
     def _rating_based(self, player: P, name: TieBreakName) -> float:
         opponents, score = self._rated(player)
-        if name.base == "ARO":
+        if name.base is TieBreak.ARO:
             result = average_rating(opponents, cut=name.count)
-        elif name.base == "TPR":
+        elif name.base is TieBreak.TPR:
             result = performance(opponents, score)
-        elif name.base == "PTP":
+        elif name.base is TieBreak.PTP:
             result = perfect_performance(opponents, score)
         else:  # APRO, APPO
-            of = self._performance if name.base == "APRO" else self._perfect
+            of = self._performance if name.base is TieBreak.APRO else self._perfect
             values = [
                 value
                 for r in self.rounds[player]

@@ -25,7 +25,9 @@ def setup_round(client: TestClient, **options) -> tuple[int, int]:
 
 def token(client: TestClient, role: str, user: str = "someone") -> dict[str, str]:
     with Session(hub_of(client).engine) as session:
-        return {"Authorization": f"Bearer {create_token(session, user=user, role=role)}"}
+        value = create_token(session, user=user, role=role)
+        session.commit()
+    return {"Authorization": f"Bearer {value}"}
 
 
 def play(

@@ -58,6 +58,7 @@ class World:
                 self.headers[role] = {"Authorization": f"Bearer {token}"}
             revoked = create_token(session, user="gone", role="admin")
             revoke_tokens(session, user="gone")
+            session.commit()
             self.headers["revoked"] = {"Authorization": f"Bearer {revoked}"}
         play(client, self.round_id, self.game_id, *MOVES)
 

@@ -19,10 +19,12 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 from starlette.routing import BaseRoute
 
 from relay.api.openapi_doc import openapi_document, render
-from relay.api.rooms import encode_event
 from relay.api.schemas.events import event_schema
 from relay.bus.messages import Published
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.game import events as ev
+from relay.domain.results import Result
+from relay.edge.rooms import encode_event
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
@@ -106,21 +108,27 @@ SAMPLES: list[ev.LoggedEvent] = [
     ev.MoveCorrected(ply=1, uci="e2e3", san="e3", fen="x", replaced="e2e4", at=AT),
     ev.TakenBack(ply=0, fen="x", at=AT),
     ev.NewGame(rotated=False, at=AT),
-    ev.GameEnded(result="1-0", termination="checkmate", at=AT),
-    ev.ResultProposed(result="1/2-1/2", gesture="kings", at=AT),
+    ev.GameEnded(result=Result.WHITE_WINS, termination="checkmate", at=AT),
+    ev.ResultProposed(result=Result.DRAW, gesture="kings", at=AT),
     ev.IllegalMoveCompleted(
         player="white", count=1, penalty="add-time", seconds=120, reason="r", at=AT
     ),
     ev.ClaimsChanged(ply=9, claims=(ev.Claim("threefold", False, ("Nf3",)),), at=AT),
     ev.ArbiterAlert(alert="illegal-position", detail="d", ply=3, at=AT),
-    ev.ResultSet(result="0-1", by="arb", reason="r", at=AT, forfeit=True),
-    ev.ResultVerified(result="0-1", by="arb", at=AT),
+    ev.ResultSet(result=Result.BLACK_WINS, by="arb", reason="r", at=AT, forfeit=True),
+    ev.ResultVerified(result=Result.BLACK_WINS, by="arb", at=AT),
     ev.MovesReplaced(ply=3, uci=("g1f3", "b8c6"), by="arb", reason="r", at=AT),
     ev.ClocksStarted(white=5400, black=5400.0, by="arb", at=AT),
     ev.ClocksPaused(by="arb", reason="r", at=AT),
     ev.ClocksResumed(by="arb", at=AT),
     ev.TimeAdjusted(
-        player="black", change="add", seconds=120, cause="arbiter", reason="r", by="a", at=AT
+        player="black",
+        change="add",
+        seconds=120,
+        cause=ClockChangeCause.ARBITER,
+        reason="r",
+        by="a",
+        at=AT,
     ),
     ev.ClockSideDecided(white_on="right", source="auto", reason="r", at=AT, clocks=((1, 5399.0),)),
     ev.FlagFell(player="white", at=AT),

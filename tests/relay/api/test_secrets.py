@@ -32,6 +32,7 @@ def test_tokens_appear_in_no_log_no_audit_entry_and_no_answer(tmp_path, caplog):
             tokens = {role: create_token(session, user=f"{role} user", role=role) for role in ROLES}
             revoked = create_token(session, user="gone", role="admin")
             revoke_tokens(session, user="gone")
+            session.commit()
         bearer = {role: {"Authorization": f"Bearer {value}"} for role, value in tokens.items()}
 
         # Work done with tokens, and what it leaves behind.

@@ -54,6 +54,8 @@ INTENDED: dict[str, Kind] = {
     # the game room
     "relay.domain.game.arbiter.ArbiterActionError": REFUSED,
     "relay.domain.game.draw_offers.DrawOfferError": REFUSED,
+    "relay.domain.game.entries.EntryConflictError": REFUSED,
+    "relay.domain.game.entries.IllegalEntryError": INVALID,
     "relay.domain.game.events.EventFormatError": INVALID,
     "relay.domain.game.placement.PlacementError": INVALID,
     "relay.domain.game.record.GameLogError": REFUSED,
@@ -78,6 +80,7 @@ INTENDED: dict[str, Kind] = {
     "relay.domain.tournament.swiss.SwissError": REFUSED,
     "relay.domain.tournament.tie_break_editions.UnknownEditionError": INVALID,
     "relay.domain.tournament.tie_break_names.UnknownTieBreakError": INVALID,
+    "relay.domain.vocabulary.UnknownWordError": INVALID,
     # store
     "relay.store.access.UnknownRoleError": INVALID,
     "relay.store.engine.StoreError": UNAVAILABLE,
@@ -95,12 +98,13 @@ INTENDED: dict[str, Kind] = {
     "relay.hub.pairing_engine.PairingEngineError": REFUSED,
     "relay.hub.scheveningen_round.ScheveningenRoundError": REFUSED,
     "relay.hub.swiss_round.SwissRoundError": REFUSED,
-    # bus, api, configuration, command line, demo
+    # bus, api, edge, configuration, command line, demo
     "relay.bus.redis_bus.BusError": UNAVAILABLE,
     "relay.api.refusals.HTTPInputError": OTHER,  # an HTTP answer, carried out of a route
     "relay.api.server.ServeError": OTHER,
-    "relay.api.streams.StreamRefusedError": REFUSED,
     "relay.api.text_bodies.NotTextError": INVALID,
+    "relay.edge.handshake.HandshakeError": INVALID,
+    "relay.edge.joining.StreamRefusedError": REFUSED,
     "relay.config.SettingsError": INVALID,
     "relay.cli.CommandError": OTHER,
     "relay.demo.pgn_round.NoGamesError": INVALID,
@@ -164,7 +168,7 @@ def test_the_built_in_bases_are_kept():
     """``except ValueError`` (and the like) still catch what they caught."""
     had_none = {
         "relay.hub.pairing_engine.PairingEngineError",
-        "relay.api.streams.StreamRefusedError",
+        "relay.edge.joining.StreamRefusedError",
     }
     other_bases = BUILT_IN_BASES.keys() | had_none
     value_errors = [

@@ -19,6 +19,7 @@ from relay.domain.game.arbiter import ArbiterActionError
 from relay.domain.game.draw_offers import DrawOfferError
 from relay.domain.game.events import GameEvent, MoveMade
 from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
 from relay.hub.arbiter_desk import ArbiterDesk, GameChange, ImportReport
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
@@ -107,7 +108,7 @@ async def test_a_result_is_stored_audited_published_and_passed_on(engine):
     async with desk_on(engine) as desk:
         heard = Heard(desk.bus, game_id)
         change = await desk.arbiter.set_result(
-            game_id=game_id, result="1-0", who=ARBITER, reason="Black resigned"
+            game_id=game_id, result=Result.WHITE_WINS, who=ARBITER, reason="Black resigned"
         )
         assert heard.kinds == ["result"]
         view = await desk.views.game(game_id)
@@ -133,17 +134,22 @@ async def test_a_result_is_stored_audited_published_and_passed_on(engine):
 async def test_a_result_is_corrected_then_verified_and_a_later_correction_unverifies_it(engine):
     _, (game_id,) = round_with(engine)
     async with desk_on(engine) as desk:
-        await desk.arbiter.set_result(game_id=game_id, result="1-0", who=DEPUTY, reason="typed")
+        await desk.arbiter.set_result(
+            game_id=game_id, result=Result.WHITE_WINS, who=DEPUTY, reason="typed"
+        )
         corrected = await desk.arbiter.set_result(
-            game_id=game_id, result="0-1", who=ARBITER, reason="scoresheets say Black won"
+            game_id=game_id,
+            result=Result.BLACK_WINS,
+            who=ARBITER,
+            reason="scoresheets say Black won",
         )
         assert (corrected.record.result, corrected.record.result_by) == ("0-1", "Chief Arbiter")
         with pytest.raises(ArbiterActionError, match=r"^the game's result is 0-1, not 1-0$"):
-            await desk.arbiter.verify(game_id=game_id, result="1-0", who=ARBITER)
-        verified = await desk.arbiter.verify(game_id=game_id, result="0-1", who=ARBITER)
+            await desk.arbiter.verify(game_id=game_id, result=Result.WHITE_WINS, who=ARBITER)
+        verified = await desk.arbiter.verify(game_id=game_id, result=Result.BLACK_WINS, who=ARBITER)
         assert (verified.record.result, verified.record.verified) == ("0-1", True)
         again = await desk.arbiter.set_result(
-            game_id=game_id, result="1/2-1/2", who=ARBITER, reason="the appeal was upheld"
+            game_id=game_id, result=Result.DRAW, who=ARBITER, reason="the appeal was upheld"
         )
         assert (again.record.result, again.record.verified) == ("1/2-1/2", False)
     assert kinds(engine, game_id) == ["result", "result", "verified", "result"]
@@ -161,7 +167,11 @@ async def test_a_forfeit_is_recorded_as_one(engine):
     _, (game_id,) = round_with(engine)
     async with desk_on(engine) as desk:
         change = await desk.arbiter.set_result(
-            game_id=game_id, result="0-1", who=ARBITER, reason="White did not come", forfeit=True
+            game_id=game_id,
+            result=Result.BLACK_WINS,
+            who=ARBITER,
+            reason="White did not come",
+            forfeit=True,
         )
     assert (change.record.result, change.record.forfeit) == ("0-1", True)
     assert stored(engine, game_id)[0][1]["forfeit"] is True
@@ -184,15 +194,20 @@ async def test_a_result_that_does_not_fit_the_game_is_refused(engine, action, mo
             await desk.play(round_id, game_id, *moves)
         arbiter = desk.arbiter
         attempts: dict[str, Callable[[], Awaitable[GameChange]]] = {
-            "verify": lambda: arbiter.verify(game_id=game_id, result="1-0", who=ARBITER),
+            "verify": lambda: arbiter.verify(
+                game_id=game_id, result=Result.WHITE_WINS, who=ARBITER
+            ),
             "result 2-0": lambda: arbiter.set_result(
-                game_id=game_id, result="2-0", who=ARBITER, reason=""
+                game_id=game_id,
+                result="2-0",  # type: ignore[arg-type]
+                who=ARBITER,
+                reason="",
             ),
             "draw by forfeit": lambda: arbiter.set_result(
-                game_id=game_id, result="1/2-1/2", who=ARBITER, reason="", forfeit=True
+                game_id=game_id, result=Result.DRAW, who=ARBITER, reason="", forfeit=True
             ),
             "forfeit a played game": lambda: arbiter.set_result(
-                game_id=game_id, result="1-0", who=ARBITER, reason="", forfeit=True
+                game_id=game_id, result=Result.WHITE_WINS, who=ARBITER, reason="", forfeit=True
             ),
         }
         attempt = attempts[action]
@@ -208,7 +223,9 @@ async def test_an_action_on_a_game_that_does_not_exist_is_refused(engine):
     round_with(engine)
     async with desk_on(engine) as desk:
         with pytest.raises(NotFoundError, match=r"^game 9999$"):
-            await desk.arbiter.set_result(game_id=9999, result="1-0", who=ARBITER, reason="")
+            await desk.arbiter.set_result(
+                game_id=9999, result=Result.WHITE_WINS, who=ARBITER, reason=""
+            )
     assert audit_trail(engine) == []
 
 
@@ -284,7 +301,7 @@ async def test_a_draw_offer_is_made_and_accepted_by_the_opponent_only(engine):
         accepted = await desk.arbiter.draw(
             game_id=game_id, player="black", action="accept", who=operator
         )
-        await desk.arbiter.set_result(game_id=game_id, result="1/2-1/2", who=operator, reason="")
+        await desk.arbiter.set_result(game_id=game_id, result=Result.DRAW, who=operator, reason="")
         with pytest.raises(DrawOfferError, match=r"^the game is over \(1/2-1/2\)$"):
             await desk.arbiter.draw(game_id=game_id, player="black", action="offer", who=operator)
     assert (accepted.record.draw_offer, accepted.record.proposed_result) == (None, "1/2-1/2")
@@ -384,7 +401,7 @@ async def test_an_electronic_board_moves_to_another_game_of_the_round(engine, tm
 def imported(white: str, black: str, result: str, board: int | None, *sans: str) -> ImportedGame:
     position = chess.Board()
     return ImportedGame(
-        white, black, result, board, tuple(position.push_san(san).uci() for san in sans)
+        white, black, Result(result), board, tuple(position.push_san(san).uci() for san in sans)
     )
 
 

@@ -22,6 +22,7 @@ from relay.domain.game.events import (
 from relay.domain.game.record import GameRecord
 from relay.domain.game.settling import Settling
 from relay.domain.game.tracker import PositionTracker
+from relay.domain.results import Result
 from relay.hub.board_feed import BoardFeed, clock_view
 
 
@@ -92,7 +93,7 @@ async def test_feed_settles_on_its_own_timer_and_reads_markers():
         while len(got) < 2:
             arrived.clear()
             await arrived.wait()
-    assert got[-1] == ResultProposed(result="0-1", gesture="marker", at=got[-1].at)
+    assert got[-1] == ResultProposed(result=Result.BLACK_WINS, gesture="marker", at=got[-1].at)
     feed.close()
 
 

@@ -20,6 +20,7 @@ from relay.bus.messages import Published, game_topic
 from relay.config import Settings
 from relay.domain.game.events import MoveMade, event_data
 from relay.domain.game.tracker import PositionTracker
+from relay.domain.results import Result
 from relay.hub.board_session import BoardSession
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub
 from relay.hub.recorder import GameRecorder
@@ -267,7 +268,9 @@ async def test_a_board_goes_to_the_next_round_once_its_game_is_over(engine, game
                 await hub.attach_dgt_board(game_id=next_game, url=url)
         assert hub.sessions[game_id] is first
         assert set(hub.sessions) == {game_id}
-        await hub.desk.set_result(game_id=game_id, result="1-0", who=ARBITER, reason="resigned")
+        await hub.desk.set_result(
+            game_id=game_id, result=Result.WHITE_WINS, who=ARBITER, reason="resigned"
+        )
         second = await hub.attach_dgt_board(game_id=next_game, url=link.path)
         assert first.ended.is_set()
         assert set(hub.sessions) == {next_game}

@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from drivers.events import BoardStatus, Health, RunMode, SetAndRun
 from relay.bus.memory import MemoryBus
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.clock.game_clock import GameClock
 from relay.domain.clock.orientation import ClockSide
 from relay.domain.game.events import (
@@ -396,7 +397,7 @@ async def test_a_confirmed_time_change_reaches_the_players_side(
             player=player,
             change="set",
             seconds=600,
-            cause="arbiter",
+            cause=ClockChangeCause.ARBITER,
             reason=" clock set wrong ",
             who=DEPUTY,
         )
@@ -446,7 +447,7 @@ async def test_a_change_is_confirmed_once(engine):
             player="black",
             change="add",
             seconds=60,
-            cause="wrong-claim",
+            cause=ClockChangeCause.WRONG_CLAIM,
             reason="White claimed wrongly",
             who=ARBITER,
         )
@@ -469,7 +470,7 @@ async def test_an_expired_change_cannot_be_confirmed(engine, monkeypatch):
             player="white",
             change="subtract",
             seconds=10,
-            cause="arbiter",
+            cause=ClockChangeCause.ARBITER,
             reason="late",
             who=ARBITER,
         )
@@ -495,7 +496,7 @@ async def test_a_game_without_a_board_changes_the_hubs_own_count(engine):
             player="white",
             change="add",
             seconds=30,
-            cause="arbiter",
+            cause=ClockChangeCause.ARBITER,
             reason="clock malfunction",
             who=ARBITER,
         )
@@ -520,7 +521,7 @@ async def test_a_change_the_clock_refuses_is_still_recorded_and_reported(engine)
             player="white",
             change="set",
             seconds=3000,
-            cause="arbiter",
+            cause=ClockChangeCause.ARBITER,
             reason="wrong setting",
             who=ARBITER,
         )
@@ -567,7 +568,7 @@ async def test_a_time_change_is_checked_before_it_is_kept(engine, change, messag
             player="white",
             change="set",
             seconds=60.0,
-            cause="arbiter",
+            cause=ClockChangeCause.ARBITER,
             reason="because",
             who=ARBITER,
         )
@@ -578,7 +579,7 @@ async def test_a_time_change_is_checked_before_it_is_kept(engine, change, messag
                 player=str(asked["player"]),
                 change=str(asked["change"]),
                 seconds=float(asked["seconds"]),
-                cause=str(asked["cause"]),
+                cause=str(asked["cause"]),  # type: ignore[arg-type]
                 reason=str(asked["reason"]),
                 who=ARBITER,
             )
@@ -596,7 +597,7 @@ async def test_no_time_change_before_the_clocks_start(engine):
                 player="white",
                 change="add",
                 seconds=60,
-                cause="arbiter",
+                cause=ClockChangeCause.ARBITER,
                 reason="early",
                 who=ARBITER,
             )

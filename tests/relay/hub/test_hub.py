@@ -22,6 +22,7 @@ from drivers.events import BoardStatus, Health
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.domain.game.events import MoveMade, event_data
+from relay.domain.results import Result
 from relay.hub import hub as hub_module
 from relay.hub.board_session import BoardSession
 from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub, NoBoardAssignedError
@@ -242,7 +243,9 @@ async def test_a_finished_games_board_goes_to_the_next_game(engine, ports, tmp_p
         _, (second,) = paired_round(session, name="Hub Open", number=2)
     async with hub_on(engine) as hub:
         done = await hub.attach_dgt_board(game_id=first, url=path)
-        await hub.desk.set_result(game_id=first, result="1-0", who=ARBITER, reason="resigned")
+        await hub.desk.set_result(
+            game_id=first, result=Result.WHITE_WINS, who=ARBITER, reason="resigned"
+        )
         assert done.finished
         nxt = await hub.attach_dgt_board(game_id=second, url=alias)
         assert done.ended.is_set()
@@ -342,11 +345,11 @@ async def test_the_next_round_takes_the_boards_once_this_rounds_games_are_over(
             c: f"the board at {urls[0]} follows game {a}, still in play",
             d: f"the board at {urls[1]} follows game {b}, still in play",
         }
-        await hub.desk.set_result(game_id=a, result="1-0", who=ARBITER, reason="mate")
+        await hub.desk.set_result(game_id=a, result=Result.WHITE_WINS, who=ARBITER, reason="mate")
         assert await hub.attach_round(nxt) == {
             d: f"the board at {urls[1]} follows game {b}, still in play"
         }
-        await hub.desk.set_result(game_id=b, result="1/2-1/2", who=ARBITER, reason="agreed")
+        await hub.desk.set_result(game_id=b, result=Result.DRAW, who=ARBITER, reason="agreed")
         assert await hub.attach_round(nxt) == {}
         assert set(hub.sessions) == {c, d}
         assert [ports.links[url].closed_with for url in urls] == [None, None]  # round 2's
@@ -403,9 +406,13 @@ async def test_the_board_goes_on_from_the_arbiters_correction(engine):
             game_id=game_id, ply=2, san=["c5", "Nf3"], who=ARBITER, reason="scoresheets"
         )
         corrected = [move.uci() for move in session.tracker.board.move_stack]
-        await hub.desk.set_result(game_id=game_id, result="0-1", who=ARBITER, reason="resigned")
+        await hub.desk.set_result(
+            game_id=game_id, result=Result.BLACK_WINS, who=ARBITER, reason="resigned"
+        )
         ended = session.finished
-        await hub.desk.set_result(game_id=game_id, result="*", who=ARBITER, reason="appeal")
+        await hub.desk.set_result(
+            game_id=game_id, result=Result.ONGOING, who=ARBITER, reason="appeal"
+        )
         reopened = session.finished
         assert hub.sessions == {game_id: session}  # the same board, following the change
     assert corrected == ["e2e4", "c7c5", "g1f3"]

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.knockout import Stage, first_round, next_round
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.hub.knockout_round import KnockoutRoundError, pair_knockout_round
 from relay.hub.tournament_history import PlayedGame, RoundHistory, TournamentHistory
 from relay.store.models import Player, Round, Tournament
 
 Games = list[tuple[int, int]]
-Byes = list[tuple[int, str]]
+Byes = list[tuple[int, ByeKind]]
 
 
 class Event:
@@ -25,7 +28,7 @@ class Event:
         self.stages = stages
 
     def history(self) -> TournamentHistory:
-        tournament = Tournament(id=1, name="Cup", pairing_system="knockout")
+        tournament = Tournament(id=1, name="Cup", pairing_system=PairingSystem.KNOCKOUT)
         return TournamentHistory(tournament, self.players, self.rounds)
 
     def pair(self) -> tuple[Games, Byes]:
@@ -37,7 +40,7 @@ class Event:
     def store(self, games: Games, byes: Byes, results: list[str], forfeit=False) -> None:
         number = len(self.rounds) + 1
         played = [
-            PlayedGame(board, 100 * number + board, white, black, result, True, forfeit)
+            PlayedGame(board, 100 * number + board, white, black, Result(result), True, forfeit)
             for board, ((white, black), result) in enumerate(zip(games, results, strict=True), 1)
         ]
         self.rounds.append(

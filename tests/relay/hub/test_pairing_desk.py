@@ -15,6 +15,9 @@ from sqlmodel import Session, select
 from relay.bus.memory import MemoryBus
 from relay.domain.formats.event_file import EventSetup, PlayerSetup, TournamentSetup
 from relay.domain.game.events import GameEvent, MoveMade, ResultSet, ResultVerified
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
+from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.game_views import GameViews
 from relay.hub.pairing_desk import PairingDesk, PairingRefusedError, RoundPairings
@@ -46,13 +49,19 @@ def tournament(
 ) -> int:
     """A tournament of ``players``, rated from the top down by start number, no round yet."""
     setup = EventSetup(
-        tournament=TournamentSetup(name="Pairing Open", rounds=rounds, pairing_system=system),
+        tournament=TournamentSetup(
+            name="Pairing Open",
+            rounds=rounds,
+            pairing_system=None if system is None else PairingSystem(system),
+        ),
         players=tuple(
             PlayerSetup(n, f"Player, No{n}", rating=2400 - 25 * n) for n in range(1, players + 1)
         ),
     )
     with Session(engine) as session:
-        return load_event(session, setup).tournament_id
+        tournament_id = load_event(session, setup).tournament_id
+        session.commit()
+        return tournament_id
 
 
 def stored_pairings(engine: Engine, round_id: int) -> list[tuple[int, int, int]]:
@@ -88,9 +97,11 @@ class Desk:
         assert len(games) == len(results)
         for game, result in zip(games, results, strict=True):
             assert game.id is not None
-            events: list[GameEvent] = [ResultSet(result, "Chief Arbiter", "scoresheet", 1.0)]
+            events: list[GameEvent] = [
+                ResultSet(Result(result), "Chief Arbiter", "scoresheet", 1.0)
+            ]
             if verify:
-                events.append(ResultVerified(result, "Chief Arbiter", 2.0))
+                events.append(ResultVerified(Result(result), "Chief Arbiter", 2.0))
             await self.recorder.record(round_id=round_id, game_id=game.id, events=events)
 
 
@@ -128,13 +139,17 @@ async def test_a_round_robin_is_paired_by_the_berger_tables_once_results_are_ver
         )
         games = await desk.recorder.run(lambda s: list_games(s, round_id=one.round_id))
         assert games[0].id is not None
-        await desk.arbiter.set_result(game_id=games[0].id, result="1-0", who=ARBITER, reason="")
-        await desk.arbiter.verify(game_id=games[0].id, result="1-0", who=ARBITER)
+        await desk.arbiter.set_result(
+            game_id=games[0].id, result=Result.WHITE_WINS, who=ARBITER, reason=""
+        )
+        await desk.arbiter.verify(game_id=games[0].id, result=Result.WHITE_WINS, who=ARBITER)
         assert games[1].id is not None
-        await desk.arbiter.set_result(game_id=games[1].id, result="0-1", who=ARBITER, reason="")
+        await desk.arbiter.set_result(
+            game_id=games[1].id, result=Result.BLACK_WINS, who=ARBITER, reason=""
+        )
         with pytest.raises(PairingRefusedError, match=r"not yet: round 1: board 2$"):
             await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
-        await desk.arbiter.verify(game_id=games[1].id, result="0-1", who=ARBITER)
+        await desk.arbiter.verify(game_id=games[1].id, result=Result.BLACK_WINS, who=ARBITER)
         two = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
         await desk.finish(two.round_id, ["1/2-1/2", "1/2-1/2"])
         three = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
@@ -216,7 +231,11 @@ async def test_pairings_are_edited_until_a_game_begins(engine):
         )
         assert (edited.games, edited.warnings) == ([(1, 2), (3, 4)], [])
         short = await desk.pairing.edit(
-            round_id=one.round_id, games=[(1, 2)], byes=[(3, "half")], who=ARBITER, reason="oops"
+            round_id=one.round_id,
+            games=[(1, 2)],
+            byes=[(3, ByeKind.HALF_POINT)],
+            who=ARBITER,
+            reason="oops",
         )
         assert (short.games, short.byes, short.warnings) == (
             [(1, 2)],
@@ -274,13 +293,13 @@ async def test_a_bye_is_asked_for_a_round_not_yet_paired(engine):
     async with desk_on(engine) as desk:
         one = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
         two = await desk.pairing.request_bye(
-            tournament_id=tid, number=2, start_number=3, kind="half", who=ARBITER
+            tournament_id=tid, number=2, start_number=3, kind=ByeKind.HALF_POINT, who=ARBITER
         )
         assert (two.number, two.published) == (2, False)
         assert two.id is not None
         assert stored_byes(engine, two.id) == [(3, "half")]
         again = await desk.pairing.request_bye(
-            tournament_id=tid, number=2, start_number=3, kind="full", who=ARBITER
+            tournament_id=tid, number=2, start_number=3, kind=ByeKind.FULL_POINT, who=ARBITER
         )
         assert again.id == two.id
         assert stored_byes(engine, two.id) == [(3, "full")]
@@ -290,17 +309,21 @@ async def test_a_bye_is_asked_for_a_round_not_yet_paired(engine):
         assert stored_byes(engine, two.id) == []
         with pytest.raises(ConflictError, match=r"^Player, No1 plays board 1 in round 1$"):
             await desk.pairing.request_bye(
-                tournament_id=tid, number=1, start_number=1, kind="half", who=ARBITER
+                tournament_id=tid, number=1, start_number=1, kind=ByeKind.HALF_POINT, who=ARBITER
             )
         with pytest.raises(NotFoundError, match=r"^no player with start number 9$"):
             await desk.pairing.request_bye(
-                tournament_id=tid, number=2, start_number=9, kind="half", who=ARBITER
+                tournament_id=tid, number=2, start_number=9, kind=ByeKind.HALF_POINT, who=ARBITER
             )
         with pytest.raises(
             ConflictError, match=r"^a bye is one of pab, half, full, zero, not 'x'$"
         ):
             await desk.pairing.request_bye(
-                tournament_id=tid, number=2, start_number=3, kind="x", who=ARBITER
+                tournament_id=tid,
+                number=2,
+                start_number=3,
+                kind="x",  # type: ignore[arg-type]
+                who=ARBITER,
             )
     assert stored_byes(engine, one.round_id) == []
     with Session(engine) as session:
@@ -347,7 +370,7 @@ async def test_a_swiss_round_keeps_the_byes_asked_for_and_leaves_out_the_withdra
     tid = tournament(engine, players=5, system="swiss", rounds=2)
     async with desk_on(engine) as desk:
         asked = await desk.pairing.request_bye(
-            tournament_id=tid, number=1, start_number=3, kind="half", who=ARBITER
+            tournament_id=tid, number=1, start_number=3, kind=ByeKind.HALF_POINT, who=ARBITER
         )
         one = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
         assert one.round_id == asked.id  # the empty round made for the bye is paired

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from relay.domain.formats.trf import parse_trf, render_trf
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_rules import check_round, check_tournament
 from relay.domain.tournament.swiss import (
-    Bye,
     GameResult,
     SwissRound,
     SwissState,
@@ -67,7 +67,7 @@ def play(state: SwissState, paired: SwissRound, rng: random.Random, forfeit: boo
 async def test_a_nine_round_swiss_paired_by_the_engine_keeps_the_absolute_rules(engine, players):
     rng = random.Random(players)
     state = field(players)
-    requests = {4: {7: Bye.HALF_POINT, 20: Bye.HALF_POINT}, 6: {33: Bye.ZERO_POINT}}
+    requests = {4: {7: ByeKind.HALF_POINT, 20: ByeKind.HALF_POINT}, 6: {33: ByeKind.ZERO_POINT}}
     forfeit_rounds = {3, 7}
     allocated: list[int] = []
     for number in range(1, 10):

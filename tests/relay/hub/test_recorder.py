@@ -13,6 +13,7 @@ from sqlmodel import Session
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published, game_topic
 from relay.domain.game.events import GameEnded, MoveMade
+from relay.domain.results import Result
 from relay.hub.recorder import GameRecorder
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
@@ -62,7 +63,7 @@ async def test_appends_and_decisions_share_one_numbering_per_game(engine, games)
         await recorder.record(
             round_id=round_id,
             game_id=first,
-            events=[move(3, "Nf3"), GameEnded("1-0", "resignation", 3.0)],
+            events=[move(3, "Nf3"), GameEnded(Result.WHITE_WINS, "resignation", 3.0)],
         )
     finally:
         recorder.close()

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from relay.bus.memory import MemoryBus
 from relay.domain.game.events import GameEvent, ResultSet, ResultVerified, event_data
+from relay.domain.results import Result
 from relay.domain.tournament.tie_break_editions import Edition
 from relay.hub.game_views import GameViews
 from relay.hub.standings import VisibleRound, edition_of, player_standings
@@ -42,9 +43,9 @@ def every_round(session: Session, tournament_id: int) -> list[VisibleRound]:
 
 
 def result(game_id: int, session: Session, value: str, *, verified: bool) -> None:
-    events: list[GameEvent] = [ResultSet(result=value, by="arb", reason="sheet", at=1.0)]
+    events: list[GameEvent] = [ResultSet(result=Result(value), by="arb", reason="sheet", at=1.0)]
     if verified:
-        events.append(ResultVerified(result=value, by="arb", at=1.0))
+        events.append(ResultVerified(result=Result(value), by="arb", at=1.0))
     rows = [(event.kind, event_data(event)) for event in events]
     append_events(session, game_id=game_id, events=rows, recorded_at=1.0)
 

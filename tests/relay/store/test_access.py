@@ -30,6 +30,23 @@ def test_a_token_identifies_its_user_and_only_its_digest_is_stored(engine):
         assert token not in stored.digest
 
 
+def test_a_token_and_a_revocation_count_once_the_caller_commits(engine):
+    with Session(engine) as session:
+        token = create_token(session, user="op", role="operator")
+    with Session(engine) as session:
+        assert identify(session, token) is None  # never committed
+        token = create_token(session, user="op", role="operator")
+        session.commit()
+    with Session(engine) as session:
+        assert revoke_tokens(session, user="op") == 1
+    with Session(engine) as session:
+        assert identify(session, token) == Identity("op", "operator")  # not committed
+        revoke_tokens(session, user="op")
+        session.commit()
+    with Session(engine) as session:
+        assert identify(session, token) is None
+
+
 def test_revoked_tokens_stop_working(engine):
     with Session(engine) as session:
         first = create_token(session, user="op", role="operator")

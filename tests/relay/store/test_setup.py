@@ -88,9 +88,21 @@ def test_loading_again_adds_only_what_is_new(engine):
         ]
 
 
+def test_the_caller_owns_the_transaction(engine):
+    with Session(engine) as session:
+        load_event(session, parse_event_file(EVENT))  # never committed
+    with Session(engine) as session:
+        assert session.exec(select(Player)).all() == []
+        load_event(session, parse_event_file(EVENT))
+        session.commit()
+    with Session(engine) as session:
+        assert len(session.exec(select(Player)).all()) == 4
+
+
 def test_a_contradiction_is_refused_and_nothing_is_half_loaded(engine):
     with Session(engine) as session:
         load_event(session, parse_event_file(EVENT))
+        session.commit()
     changed = parse_event_file(
         EVENT.replace("pairings = [[1, 2], [3, 4]]", "pairings = [[1, 2], [4, 3]]")
         + '\n[[player]]\nnumber = 5\nname = "New, Player"\n'

@@ -11,9 +11,9 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from relay.domain.formats.trf import TrfError, TrfResult, TrfTournament, parse_trf, render_trf
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.swiss import (
     Board,
-    Bye,
     GameResult,
     SwissPlayer,
     SwissRound,
@@ -44,15 +44,15 @@ def club_open() -> TrfTournament:
     rounds = (
         SwissRound(
             (Board(1, 5, W), Board(6, 2, D), Board(3, 7, W), Board(8, 4, B)),
-            {9: Bye.PAIRING_ALLOCATED},
+            {9: ByeKind.PAIRING_ALLOCATED},
         ),
         SwissRound(
             (Board(2, 1, D), Board(5, 9, WF), Board(4, 6, W), Board(7, 8, B)),
-            {3: Bye.HALF_POINT},
+            {3: ByeKind.HALF_POINT},
         ),
         SwissRound(
             (Board(1, 3, W), Board(9, 2, BF), Board(5, 4, D), Board(6, 7, W)),
-            {8: Bye.PAIRING_ALLOCATED},
+            {8: ByeKind.PAIRING_ALLOCATED},
         ),
     )
     state = SwissState(name="Club Open", players=players, total_rounds=3, rounds=rounds)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.clock.game_clock import ClockAdjustmentError, GameClock
 from relay.domain.clock.time_control import Bonus, Period, TimeControl
 from relay.domain.game.events import (
@@ -22,6 +23,7 @@ from relay.domain.game.events import (
     TakenBack,
     TimeAdjusted,
 )
+from relay.domain.results import Result
 
 FISCHER_90_30 = TimeControl((Period(5400, None, 30),))
 CLASSICAL = TimeControl((Period(5400, 40, 30), Period(1800, None, 30)))
@@ -104,7 +106,7 @@ def test_a_pause_stops_the_running_side():
 
 
 def adjust(player: str, change: str, seconds: float, at: float) -> TimeAdjusted:
-    return TimeAdjusted(player, change, seconds, "arbiter", "why", "arb", at)
+    return TimeAdjusted(player, change, seconds, ClockChangeCause.ARBITER, "why", "arb", at)
 
 
 def test_time_changes_for_the_running_and_the_waiting_side():
@@ -165,11 +167,14 @@ def test_the_drift_of_each_player_is_their_latest_known():
 
 def test_an_arbiters_result_stops_the_clocks():
     clock = played(
-        FISCHER_90_30, started(), move(1, 10), ResultSet("1-0", "arb", "resigned", at=40)
+        FISCHER_90_30,
+        started(),
+        move(1, 10),
+        ResultSet(Result.WHITE_WINS, "arb", "resigned", at=40),
     )
     state = clock.state()
     assert (state.running, state.black) == (None, 5400 - 30)
-    reopened = played(FISCHER_90_30, started(), ResultSet("*", "arb", "reopened", at=5))
+    reopened = played(FISCHER_90_30, started(), ResultSet(Result.ONGOING, "arb", "reopened", at=5))
     assert reopened.state().running == chess.WHITE
 
 
@@ -211,3 +216,23 @@ def test_the_reading_goes_to_the_move_standing_at_that_ply():
     )
     assert [t.clock for t in clock.timings][:2] == [5392, 5420]
     assert clock.timings[2].clock == 5392 - 14 + 30  # counted from the re-read reading
+
+
+def test_a_move_after_the_flag_leaves_the_mover_no_time_below_zero():
+    """Play goes on after a flag until someone claims; the hub's own count (no e-clock
+    reading) stops at zero rather than going negative."""
+    clock = played(
+        FISCHER_90_30,
+        ClocksStarted(white=5400.0, black=10.0, by="arbiter", at=0.0),
+        move(1, 5.0),
+        FlagFell(player="black", at=20.0),
+        move(2, 100.0),
+    )
+    assert clock.state().black == 0.0
+    overrun = played(
+        FISCHER_90_30,
+        ClocksStarted(white=5400.0, black=10.0, by="arbiter", at=0.0),
+        move(1, 5.0),
+        move(2, 200.0),
+    )
+    assert overrun.state().black == 0.0  # 10 - 195 + 30 would be below zero

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from relay.domain.clock.change_causes import ClockChangeCause
 from relay.domain.clock.penalties import (
     PenaltyError,
     ProposedChange,
@@ -41,11 +42,15 @@ def test_an_illegal_move_in_standard_chess():
             "white",
             "add",
             120,
-            "illegal-move",
+            ClockChangeCause.ILLEGAL_MOVE,
             "black completed an illegal move: king left in check",
         ),
         ProposedChange(
-            "black", "subtract", 30, "increment", "the increment earned by the illegal move's press"
+            "black",
+            "subtract",
+            30,
+            ClockChangeCause.INCREMENT,
+            "the increment earned by the illegal move's press",
         ),
     ]
 

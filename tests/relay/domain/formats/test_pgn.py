@@ -19,6 +19,7 @@ from relay.domain.formats.pgn import (
     render_game,
     render_round,
 )
+from relay.domain.results import Result
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.strategies import legal_games
 
@@ -88,12 +89,13 @@ def test_tags_are_escaped_and_notes_cannot_break_the_comment():
 
 def test_bad_result_refused():
     with pytest.raises(PgnExportError):
-        render_game(replace(HEADERS, result="2-0"), [])
+        render_game(replace(HEADERS, result="2-0"), [])  # type: ignore[arg-type]
 
 
 def test_strict_archive_has_only_the_seven_tags_and_no_comments():
     text = render_archive(
-        replace(HEADERS, result="1-0"), ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+        replace(HEADERS, result=Result.WHITE_WINS),
+        ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"],
     )
     lines = text.splitlines()
     assert lines[:8] == [

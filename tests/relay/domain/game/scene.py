@@ -11,6 +11,7 @@ from relay.domain.game.laws import Rules
 from relay.domain.game.placement import Placement
 from relay.domain.game.settling import Settling
 from relay.domain.game.tracker import ClockView, PositionTracker
+from relay.domain.results import Result
 
 E = TypeVar("E", bound=GameEvent)
 
@@ -25,7 +26,7 @@ class Scene:
             game.push_san(san)
         self.tracker = PositionTracker(game, settling=SETTLING, rules=rules)
         self.shown = chess.BaseBoard(game.board_fen())
-        self.markers: frozenset[str] = frozenset()
+        self.markers: frozenset[Result] = frozenset()
         self.now = 100.0
         self.events: list[GameEvent] = []
         self.lever: chess.Color = game.turn
@@ -64,7 +65,7 @@ class Scene:
         self.show()
 
     def mark(self, result: str | None) -> None:
-        self.markers = frozenset({result}) if result else frozenset()
+        self.markers = frozenset({Result(result)}) if result else frozenset()
         self.show()
 
     # Time and the clock

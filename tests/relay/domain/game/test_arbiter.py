@@ -17,6 +17,7 @@ from relay.domain.game.events import (
     event_from_data,
 )
 from relay.domain.game.record import GameLogError, GameRecord
+from relay.domain.results import Result
 
 
 def record_of(*sans: str) -> GameRecord:
@@ -30,21 +31,21 @@ def record_of(*sans: str) -> GameRecord:
 
 def test_an_arbiter_result_overrides_the_board_and_needs_verifying_again():
     record = record_of("f3", "e5", "g4", "Qh4#")
-    record.apply(GameEnded("0-1", "checkmate", 2.0))
-    record.apply(verify_result(record, result="0-1", by="Jane", at=3.0))
+    record.apply(GameEnded(Result.BLACK_WINS, "checkmate", 2.0))
+    record.apply(verify_result(record, result=Result.BLACK_WINS, by="Jane", at=3.0))
     assert (record.result, record.verified, record.result_by) == ("0-1", True, None)
-    record.apply(set_result(record, result="1-0", by="Jane", reason="appeal", at=4.0))
+    record.apply(set_result(record, result=Result.WHITE_WINS, by="Jane", reason="appeal", at=4.0))
     assert (record.result, record.termination, record.verified) == ("1-0", "arbiter", False)
     with pytest.raises(ArbiterActionError, match="result is 1-0, not 0-1"):
-        verify_result(record, result="0-1", by="Jane", at=5.0)
+        verify_result(record, result=Result.BLACK_WINS, by="Jane", at=5.0)
 
 
 def test_nothing_to_verify_and_unknown_results_are_refused():
     record = record_of("e4")
     with pytest.raises(ArbiterActionError, match="no result"):
-        verify_result(record, result="1-0", by="Jane", at=1.0)
+        verify_result(record, result=Result.WHITE_WINS, by="Jane", at=1.0)
     with pytest.raises(ArbiterActionError, match="not one of"):
-        set_result(record, result="1-1", by="Jane", reason="", at=1.0)
+        set_result(record, result="1-1", by="Jane", reason="", at=1.0)  # type: ignore[arg-type]
 
 
 def test_replacing_moves_rewrites_the_game_from_a_ply():
@@ -73,10 +74,10 @@ def test_an_empty_replacement_is_a_takeback_and_an_illegal_one_is_refused():
 
 def test_replaced_moves_drop_the_board_result_but_not_the_arbiters():
     record = record_of("f3", "e5", "g4", "Qh4#")
-    record.apply(GameEnded("0-1", "checkmate", 2.0))
+    record.apply(GameEnded(Result.BLACK_WINS, "checkmate", 2.0))
     record.apply(replace_moves(record, ply=4, san=["Qe7"], by="J", reason="", at=3.0))
     assert record.result == "*"
-    record.apply(set_result(record, result="1/2-1/2", by="J", reason="agreed", at=4.0))
+    record.apply(set_result(record, result=Result.DRAW, by="J", reason="agreed", at=4.0))
     record.apply(replace_moves(record, ply=4, san=["Qf6"], by="J", reason="", at=5.0))
     assert record.result == "1/2-1/2"
 
@@ -84,7 +85,7 @@ def test_replaced_moves_drop_the_board_result_but_not_the_arbiters():
 def test_arbiter_events_survive_storage():
     record = record_of("e4")
     for event in (
-        set_result(record, result="1-0", by="J", reason="r", at=1.0),
+        set_result(record, result=Result.WHITE_WINS, by="J", reason="r", at=1.0),
         replace_moves(record, ply=2, san=["e5", "Nf3"], by="J", reason="r", at=1.0),
     ):
         assert event_from_data(event.kind, event_data(event)) == event
@@ -92,6 +93,6 @@ def test_arbiter_events_survive_storage():
 
 def test_a_verification_that_does_not_match_the_log_is_a_broken_log():
     record = record_of("e4")
-    record.apply(GameEnded("1-0", "flag", 1.0))
+    record.apply(GameEnded(Result.WHITE_WINS, "flag", 1.0))
     with pytest.raises(GameLogError):
-        record.apply(ResultVerified("0-1", "J", 2.0))
+        record.apply(ResultVerified(Result.BLACK_WINS, "J", 2.0))

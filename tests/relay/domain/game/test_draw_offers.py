@@ -7,6 +7,7 @@ import pytest
 from relay.domain.game.draw_offers import DrawOfferError, draw_action
 from relay.domain.game.events import DrawOffered, GameEnded, MoveMade
 from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
 
 
 def move(ply: int, uci: str) -> MoveMade:
@@ -44,7 +45,7 @@ def test_an_offer_lapses_when_the_opponent_plays_on():
         ([DrawOffered("white", "offer", 1.0)], "white", "accept", "no draw offer to accept"),
         ([DrawOffered("white", "offer", 1.0)], "black", "offer", "already offered"),
         ([DrawOffered("white", "offer", 1.0)], "black", "withdraw", "no draw offer to withdraw"),
-        ([GameEnded("1-0", "checkmate", 1.0)], "white", "offer", "the game is over"),
+        ([GameEnded(Result.WHITE_WINS, "checkmate", 1.0)], "white", "offer", "the game is over"),
         ([], "green", "offer", "white or black"),
         ([], "white", "shout", "one of offer"),
     ],

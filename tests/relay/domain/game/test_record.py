@@ -26,6 +26,7 @@ from relay.domain.game.events import (
     is_logged,
 )
 from relay.domain.game.record import GameLogError, GameRecord
+from relay.domain.results import Result
 
 
 def moves(*sans: str) -> list[GameEvent]:
@@ -42,8 +43,8 @@ EVERY_KIND: list[GameEvent] = [
     MoveCorrected(ply=1, uci="e2e3", san="e3", fen="f", replaced="e2e4", at=1.0),
     TakenBack(ply=0, fen=chess.STARTING_FEN, at=2.0),
     NewGame(rotated=True, at=2.5),
-    GameEnded(result="1-0", termination="checkmate", at=3.5),
-    ResultProposed(result="1/2-1/2", gesture="kings", at=4.0),
+    GameEnded(result=Result.WHITE_WINS, termination="checkmate", at=3.5),
+    ResultProposed(result=Result.DRAW, gesture="kings", at=4.0),
     IllegalMoveCompleted(player="black", count=2, penalty="loss", seconds=0, reason="r", at=5.0),
     ClaimsChanged(
         ply=8,
@@ -77,7 +78,7 @@ def test_unknown_kind_and_bad_fields_raise():
 
 
 def test_fold_gives_board_moves_and_result():
-    log = [*moves("f3", "e5", "g4", "Qh4#"), GameEnded("0-1", "checkmate", 5.0)]
+    log = [*moves("f3", "e5", "g4", "Qh4#"), GameEnded(Result.BLACK_WINS, "checkmate", 5.0)]
     record = GameRecord.from_events(log)
     assert record.board.is_checkmate()
     assert [m.san for m in record.moves] == ["f3", "e5", "g4", "Qh4#"]
@@ -118,7 +119,7 @@ def test_new_game_restarts_an_unfinished_game_but_never_a_finished_one():
     unfinished = GameRecord.from_events([*moves("e4", "e5"), NewGame(rotated=False, at=3.0)])
     assert unfinished.moves == []
     assert unfinished.restarts == 1
-    ended = GameEnded(result="1-0", termination="resignation", at=3.0)
+    ended = GameEnded(result=Result.WHITE_WINS, termination="resignation", at=3.0)
     finished = GameRecord.from_events([*moves("e4"), ended, NewGame(rotated=False, at=4.0)])
     assert len(finished.moves) == 1
     assert finished.result == "1-0"
@@ -144,7 +145,7 @@ def test_proposals_alerts_and_illegal_moves_are_kept_for_the_arbiter():
     illegal = IllegalMoveCompleted("white", 1, "add-time", 120, "r", 2.0)
     alert = ArbiterAlert("illegal-position", "d", 1, 2.0)
     record = GameRecord.from_events(
-        [*moves("e4"), illegal, alert, ResultProposed("1-0", "marker", 3.0)]
+        [*moves("e4"), illegal, alert, ResultProposed(Result.WHITE_WINS, "marker", 3.0)]
     )
     assert record.illegal_moves == [illegal]
     assert record.alerts == [alert]

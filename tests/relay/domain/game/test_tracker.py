@@ -25,6 +25,7 @@ from relay.domain.game.fen import fen
 from relay.domain.game.laws import BothFlagsRule, Rules
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.tracker import PositionTracker
+from relay.domain.results import Result
 from tests.relay.domain.game.scene import SETTLING, Scene
 from tests.strategies import legal_games
 
@@ -715,7 +716,9 @@ def test_a_promotion_to_a_piece_of_the_wrong_colour_defaults_to_a_queen():
 def test_checkmate_ends_the_game_and_stops_tracking():
     scene = Scene("f3", "e5", "g4")
     scene.move("d8", "h4", then=SETTLE)
-    assert scene.events[-1] == GameEnded(result="0-1", termination="checkmate", at=scene.now)
+    assert scene.events[-1] == GameEnded(
+        result=Result.BLACK_WINS, termination="checkmate", at=scene.now
+    )
     assert scene.tracker.finished
     scene.take()
     scene.move("e1", "f2", then=ALERT)
@@ -809,7 +812,7 @@ def test_flag_fall_loses():
     scene.clock(flag=chess.WHITE)
     assert scene.of(FlagFell) == [FlagFell(player="white", at=scene.now)]
     assert scene.of(GameEnded) == [
-        GameEnded(result="0-1", termination="flag fall (white)", at=scene.now)
+        GameEnded(result=Result.BLACK_WINS, termination="flag fall (white)", at=scene.now)
     ]
     assert scene.kinds()[-2:] == ["flag", "end"]
 

@@ -7,6 +7,7 @@ import pytest
 
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.tracker_state import TRAIL, ClockPresses, Pending, Stage
+from relay.domain.results import Result
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -40,7 +41,7 @@ def test_a_change_on_the_board_starts_judging_afresh():
     assert pending.advance() is Stage.FRESH  # the stage judged is the one left
     assert pending.advance() is Stage.SETTLED
     pending.wait_for_hands()
-    pending.shown(after("d4"), frozenset({"1-0"}), 7.5)
+    pending.shown(after("d4"), frozenset({Result.WHITE_WINS}), 7.5)
     assert (pending.placement, pending.markers, pending.since) == (
         after("d4"),
         frozenset({"1-0"}),

@@ -3,10 +3,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_rules import Rule, check_round, check_tournament
 from relay.domain.tournament.swiss import (
     Board,
-    Bye,
     GameResult,
     SwissPlayer,
     SwissRound,
@@ -16,7 +16,7 @@ from relay.domain.tournament.swiss import (
 W, B, D = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW
 
 
-def state(players: int, total: int, *rounds: SwissRound, **requested: Bye) -> SwissState:
+def state(players: int, total: int, *rounds: SwissRound, **requested: ByeKind) -> SwissState:
     return SwissState(
         "Test Open",
         tuple(SwissPlayer(n, f"Player {n}", 2000 - n) for n in range(1, players + 1)),
@@ -26,7 +26,7 @@ def state(players: int, total: int, *rounds: SwissRound, **requested: Bye) -> Sw
     )
 
 
-def rnd(*boards: tuple[int, int, GameResult], **byes: Bye) -> SwissRound:
+def rnd(*boards: tuple[int, int, GameResult], **byes: ByeKind) -> SwissRound:
     return SwissRound(
         tuple(Board(w, b, r) for w, b, r in boards), {int(k[1:]): v for k, v in byes.items()}
     )
@@ -58,19 +58,19 @@ def test_a_forfeited_pairing_is_not_a_game_played():
 
 
 def test_second_pairing_allocated_bye_is_reported():
-    before = state(3, 5, rnd((1, 2, W), p3=Bye.PAIRING_ALLOCATED))
+    before = state(3, 5, rnd((1, 2, W), p3=ByeKind.PAIRING_ALLOCATED))
     (violation,) = check_round(before, [], 3)
     assert violation.rule is Rule.BYE
     assert "after the pairing-allocated bye in round 1" in violation.detail
 
 
 def test_no_pairing_allocated_bye_after_a_win_without_playing():
-    forfeit = state(3, 5, rnd((1, 2, GameResult.BLACK_WINS_BY_FORFEIT), p3=Bye.ZERO_POINT))
+    forfeit = state(3, 5, rnd((1, 2, GameResult.BLACK_WINS_BY_FORFEIT), p3=ByeKind.ZERO_POINT))
     assert rules(check_round(forfeit, [(3, 1)], 2)) == [Rule.BYE]
     assert check_round(forfeit, [(3, 2)], 1) == []
-    full_point = state(3, 5, rnd((1, 2, D), p3=Bye.FULL_POINT))
+    full_point = state(3, 5, rnd((1, 2, D), p3=ByeKind.FULL_POINT))
     assert rules(check_round(full_point, [], 3)) == [Rule.BYE]
-    half_point = state(3, 5, rnd((1, 2, D), p3=Bye.HALF_POINT))
+    half_point = state(3, 5, rnd((1, 2, D), p3=ByeKind.HALF_POINT))
     assert check_round(half_point, [], 3) == []
 
 
@@ -91,7 +91,7 @@ def test_same_colour_three_times_is_reported_skipping_unplayed_rounds():
         9,
         rnd((2, 1, D)),
         rnd((1, 3, D)),
-        rnd((2, 3, D), p1=Bye.HALF_POINT),
+        rnd((2, 3, D), p1=ByeKind.HALF_POINT),
         rnd((1, 4, GameResult.WHITE_WINS_BY_FORFEIT)),
         rnd((1, 5, D)),
     )
@@ -125,7 +125,7 @@ def test_the_opponent_of_a_topscorer_is_exempt_too_but_not_others():
 
 
 def test_malformed_rounds_are_reported():
-    before = state(4, 5, **{"p4": Bye.HALF_POINT})
+    before = state(4, 5, **{"p4": ByeKind.HALF_POINT})
     found = check_round(before, [(1, 1), (2, 9), (3, 4)], 2)
     assert rules(found) == [Rule.MALFORMED] * 5
     details = " / ".join(v.detail for v in found)
@@ -141,9 +141,9 @@ def test_check_tournament_replays_every_round():
     repeat = state(
         5,
         3,
-        rnd((1, 3, W), (4, 2, D), p5=Bye.PAIRING_ALLOCATED),
-        rnd((3, 1, D), (2, 5, W), p4=Bye.PAIRING_ALLOCATED),
-        rnd((1, 2, D), (4, 3, W), p5=Bye.PAIRING_ALLOCATED),
+        rnd((1, 3, W), (4, 2, D), p5=ByeKind.PAIRING_ALLOCATED),
+        rnd((3, 1, D), (2, 5, W), p4=ByeKind.PAIRING_ALLOCATED),
+        rnd((1, 2, D), (4, 3, W), p5=ByeKind.PAIRING_ALLOCATED),
     )
     found = check_tournament(repeat)
     assert [(v.round, v.rule, v.players) for v in found] == [
@@ -153,7 +153,7 @@ def test_check_tournament_replays_every_round():
 
 
 def test_two_pairing_allocated_byes_in_one_round():
-    two = state(4, 3, rnd((1, 2, W), p3=Bye.PAIRING_ALLOCATED, p4=Bye.PAIRING_ALLOCATED))
+    two = state(4, 3, rnd((1, 2, W), p3=ByeKind.PAIRING_ALLOCATED, p4=ByeKind.PAIRING_ALLOCATED))
     assert [(v.rule, v.players) for v in check_tournament(two)] == [(Rule.MALFORMED, (4,))]
 
 
@@ -166,7 +166,7 @@ def histories(draw: st.DrawFn) -> SwissState:
     for _ in range(draw(st.integers(0, 5))):
         order = draw(st.permutations(range(1, n + 1)))
         boards = tuple(Board(order[i], order[i + 1], draw(results)) for i in range(0, n - 1, 2))
-        byes = {order[-1]: draw(st.sampled_from(list(Bye)))} if n % 2 else {}
+        byes = {order[-1]: draw(st.sampled_from(list(ByeKind)))} if n % 2 else {}
         rounds.append(SwissRound(boards, byes))
     return state(n, len(rounds) + 2, *rounds)
 

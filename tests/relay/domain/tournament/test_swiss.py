@@ -5,9 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from relay.domain.formats.trf import TrfResult, parse_trf, render_trf
+from relay.domain.results import Result
+from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.swiss import (
     Board,
-    Bye,
     GameResult,
     SwissError,
     SwissRound,
@@ -30,12 +31,12 @@ def played_two_rounds() -> SwissState:
     after_one = start.record_round(
         one.with_results({(1, 4): GameResult.WHITE_WINS, (5, 2): GameResult.DRAW})
     )
-    absent = after_one.with_requested_byes({5: Bye.HALF_POINT})
+    absent = after_one.with_requested_byes({5: ByeKind.HALF_POINT})
     two = absent.paired_round([(2, 1), (4, 3)], allocated_bye=None)
     done = absent.record_round(
         two.with_results({(2, 1): GameResult.BLACK_WINS_BY_FORFEIT, (4, 3): GameResult.DRAW})
     )
-    return done.with_requested_byes({4: Bye.ZERO_POINT})
+    return done.with_requested_byes({4: ByeKind.ZERO_POINT})
 
 
 def test_players_are_seeded_by_rating_then_name():
@@ -102,9 +103,9 @@ def test_inconsistent_states_are_refused():
     with pytest.raises(SwissError, match="has no result"):
         start.record_round(start.paired_round([(1, 2)], None))
     with pytest.raises(SwissError, match="cannot ask for a PAIRING_ALLOCATED bye"):
-        start.with_requested_byes({1: Bye.PAIRING_ALLOCATED})
+        start.with_requested_byes({1: ByeKind.PAIRING_ALLOCATED})
     with pytest.raises(SwissError, match="already has a bye"):
-        start.with_requested_byes({1: Bye.HALF_POINT}).paired_round([(2, 3)], 1)
+        start.with_requested_byes({1: ByeKind.HALF_POINT}).paired_round([(2, 3)], 1)
     with pytest.raises(SwissError, match="no board 2 - 1"):
         start.paired_round([(1, 2)], None).with_results({(2, 1): GameResult.DRAW})
     one_round = SwissState("Open", PLAYERS, 1)
@@ -139,8 +140,31 @@ def states(draw: st.DrawFn) -> SwissState:
     )
 
 
-def _requestable() -> list[Bye]:
-    return [Bye.HALF_POINT, Bye.FULL_POINT, Bye.ZERO_POINT]
+@pytest.mark.parametrize(
+    ("result", "forfeit", "expected"),
+    [
+        (Result.WHITE_WINS, False, GameResult.WHITE_WINS),
+        (Result.BLACK_WINS, False, GameResult.BLACK_WINS),
+        (Result.DRAW, False, GameResult.DRAW),
+        (Result.WHITE_WINS, True, GameResult.WHITE_WINS_BY_FORFEIT),
+        (Result.BLACK_WINS, True, GameResult.BLACK_WINS_BY_FORFEIT),
+        (Result.ONGOING, False, None),
+    ],
+)
+def test_a_stored_result_and_its_forfeit_flag_in_trf_terms(result, forfeit, expected):
+    assert GameResult.of(result, forfeit=forfeit) is expected
+
+
+def test_the_forfeits_are_the_games_not_played():
+    assert [r for r in GameResult if r.is_forfeit] == [
+        GameResult.WHITE_WINS_BY_FORFEIT,
+        GameResult.BLACK_WINS_BY_FORFEIT,
+        GameResult.DOUBLE_FORFEIT,
+    ]
+
+
+def _requestable() -> list[ByeKind]:
+    return [ByeKind.HALF_POINT, ByeKind.FULL_POINT, ByeKind.ZERO_POINT]
 
 
 @given(states(), st.sampled_from(["trf16", "trf2026"]))

@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from relay.domain.tournament.tie_break_names import UnknownTieBreakError
+from relay.domain.tournament.tie_break_names import (
+    TieBreak,
+    TieBreakName,
+    UnknownTieBreakError,
+    parse_name,
+)
 from relay.domain.tournament.tie_break_withdrawals import round_robin_withdrawal
 from relay.domain.tournament.tie_breaks import (
     Edition,
@@ -360,6 +365,17 @@ def test_parse_order():
     assert parse_order("BH-C1, bh, SB") == ("BH-C1", "BH", "SB")
     assert parse_order(" sb-iecg,PS-C2 ,BH-M1,ARO-C1") == ("SB-IECG", "PS-C2", "BH-M1", "ARO-C1")
     assert parse_order("") == ()
+
+
+def test_a_name_is_a_tie_break_with_a_modifier_it_takes():
+    assert parse_name(" bh-m2") == TieBreakName(TieBreak.BH, "M", 2)
+    assert parse_name("sb-iecg") == TieBreakName(TieBreak.SB_IECG)
+    assert str(parse_name("aro-c1")) == "ARO-C1"
+    cut = [TieBreak.PS, TieBreak.BH, TieBreak.FB, TieBreak.SB, TieBreak.ARO]
+    assert [tie_break for tie_break in TieBreak if tie_break.takes_cut] == cut
+    assert [tie_break for tie_break in TieBreak if tie_break.takes_median] == cut[1:4]
+    rated = [tie_break for tie_break in TieBreak if tie_break.rating_based]
+    assert rated == [TieBreak.TPR, TieBreak.PTP, TieBreak.APRO, TieBreak.APPO, TieBreak.ARO]
 
 
 @pytest.mark.parametrize("text", ["BH, XYZ", "ARO-M1", "WIN-C1", "BH,,SB", "BH-C0", "BH, BH"])

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from relay.api.socket_fanout import PARALLEL_FROM, SocketFanout
+from relay.edge.fanout import PARALLEL_FROM, SocketFanout
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from relay.api.board_range import BoardRange, parse_board_range
+from relay.edge.board_range import BoardRange, parse_board_range
 
 
 @pytest.mark.parametrize(

@@ -1,24 +1,28 @@
 """The stream paths' own websocket protocol, on a real uvicorn server: bytes on a socket in,
-frames and close codes out."""
+frames and close codes out; and fed bytes straight, cut anywhere, beside that server."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import itertools
 import json
 import os
 import struct
 
 import anyio
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from sqlmodel import Session
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from relay.api.stream_protocol import StreamProtocol, accept_key, unmask
+from relay.api.stream_routes import parse_stream_request
 from relay.domain.game.events import ArbiterAlert
+from relay.edge.frame_reader import unmask
+from relay.edge.handshake import accept_key
+from relay.edge.protocol import StreamProtocol
 from relay.store.access import create_token
 from tests.live_server import LiveServer, live_server
 
@@ -41,19 +45,34 @@ async def closed_with(client: ClientConnection) -> int:
     return client.close_code
 
 
-async def raw_stream(live: LiveServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A websocket opened by hand, its 101 answer checked."""
-    port = int(live.base.rsplit(":", 1)[1].split("/")[0])
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16))
-    writer.write(
+def opening(live: LiveServer, key: bytes) -> bytes:
+    """The handshake of a round stream."""
+    return (
         b"GET /api/rounds/%d/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
         b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
         % (live.round_id, key)
     )
-    head = await reader.readuntil(b"\r\n\r\n")
+
+
+async def connection(live: LiveServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    port = int(live.base.rsplit(":", 1)[1].split("/")[0])
+    return await asyncio.open_connection("127.0.0.1", port)
+
+
+async def accepted(reader: asyncio.StreamReader, key: bytes) -> None:
+    """The server's answer is 101, for ``key``."""
+    with anyio.fail_after(5):
+        head = await reader.readuntil(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101 ")
     assert b"Sec-WebSocket-Accept: " + accept_key(key) in head
+
+
+async def raw_stream(live: LiveServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand, its 101 answer checked."""
+    reader, writer = await connection(live)
+    key = base64.b64encode(os.urandom(16))
+    writer.write(opening(live, key))
+    await accepted(reader, key)
     return reader, writer
 
 
@@ -62,18 +81,6 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     if size == 126:
         size = struct.unpack("!H", await reader.readexactly(2))[0]
     return first & 0x0F, await reader.readexactly(size)
-
-
-def test_accept_key_is_the_rfc_example():
-    # RFC 6455 section 1.3.
-    assert accept_key(b"dGhlIHNhbXBsZSBub25jZQ==") == b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
-
-
-@given(st.binary(max_size=300), st.binary(min_size=4, max_size=4))
-def test_unmask_xors_with_the_repeating_key(payload, mask):
-    expected = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-    assert unmask(payload, mask) == expected
-    assert unmask(unmask(payload, mask), mask) == payload
 
 
 @pytest.mark.anyio
@@ -106,6 +113,7 @@ async def test_refusals_close_with_their_codes(tmp_path):
             assert await closed_with(client) == 4401
         with Session(live.hub.engine) as session:
             token = create_token(session, user="arb", role="arbiter")
+            session.commit()
         async with connect(f"{live.base}/rounds/{live.round_id}/stream?token={token}") as client:
             assert json.loads(await client.recv())["type"] == "snapshot"
         with pytest.raises(InvalidStatus) as refused:
@@ -216,3 +224,107 @@ async def test_a_page_of_boards_has_a_room_of_its_own_on_our_protocol(tmp_path):
         with pytest.raises(InvalidStatus) as refused:
             await connect(f"{live.base}/games/{live.game_ids[0]}/stream?boards=1-2")
         assert b"boards is for round streams" in refused.value.response.body
+
+
+@pytest.mark.anyio
+async def test_a_handshake_written_in_pieces_with_pauses_still_gets_the_snapshot(tmp_path):
+    async with live_server(tmp_path) as live:
+        reader, writer = await connection(live)
+        key = base64.b64encode(os.urandom(16))
+        request = opening(live, key)
+        # The request line byte by byte, the headers in two, the blank line cut in half.
+        cuts = [*range(1, 16), len(request) // 2, len(request) - 2, len(request)]
+        for start, end in itertools.pairwise([0, *cuts]):
+            writer.write(request[start:end])
+            await writer.drain()
+            await asyncio.sleep(0.01)
+        await accepted(reader, key)
+        with anyio.fail_after(5):
+            opcode, payload = await read_frame(reader)
+        assert (opcode, json.loads(payload)["type"]) == (0x1, "snapshot")
+        writer.close()
+
+
+class Wire(asyncio.Transport):
+    """A transport that keeps what the protocol writes (no socket: all goes through it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent = bytearray()
+        self.wrote = asyncio.Event()
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent += data
+        self.wrote.set()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return ("127.0.0.1", 50000) if name == "peername" else default
+
+
+def server_frames(data: bytes) -> list[tuple[int, bytes]]:
+    """The opcodes and payloads of a run of unmasked frames, the last one whole."""
+    frames = []
+    while data:
+        size, start = data[1], 2
+        if size == 126:
+            size, start = struct.unpack("!H", data[2:4])[0], 4
+        frames.append((data[0] & 0x0F, data[start : start + size]))
+        data = data[start + size :]
+    return frames
+
+
+def masked(opcode: int, payload: bytes) -> bytes:
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + b"abcd" + unmask(payload, b"abcd")
+
+
+@pytest.mark.parametrize("split", ["whole", "byte by byte", "at the blank line"])
+@pytest.mark.anyio
+async def test_the_protocol_reads_the_same_however_its_bytes_are_cut(tmp_path, split):
+    """Fed straight (uvicorn's HTTP reader hands over the whole head, but a client's frames
+    may come right behind it): the handshake and a ping sent before the answer."""
+    async with live_server(tmp_path) as live:
+        async with connect(f"{live.base}/rounds/{live.round_id}/stream") as client:
+            await client.recv()  # the app has started
+        protocol = StreamProtocol(
+            live.app, parse_stream_request, Config(live.app), ServerState(), {}
+        )
+        wire = Wire()
+        protocol.connection_made(wire)
+        key = base64.b64encode(os.urandom(16))
+        data = opening(live, key) + masked(0x9, b"early")
+        if split == "whole":
+            chunks = [data]
+        elif split == "byte by byte":
+            chunks = [data[n : n + 1] for n in range(len(data))]
+        else:
+            chunks = [data[: len(opening(live, key)) - 2], data[len(opening(live, key)) - 2 :]]
+        for chunk in chunks:
+            protocol.data_received(chunk)
+        with anyio.fail_after(5):
+            while b'"snapshot"' not in wire.sent:
+                wire.wrote.clear()
+                await wire.wrote.wait()
+        head, _, frames = bytes(wire.sent).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101 ")
+        assert b"Sec-WebSocket-Accept: " + accept_key(key) in head
+        (pong, snapshot) = server_frames(frames)
+        assert pong == (0xA, b"early")  # answered once the handshake was
+        assert (snapshot[0], json.loads(snapshot[1])["type"]) == (0x1, "snapshot")
+        protocol.connection_lost(None)
+        assert len(live.rooms) == 0

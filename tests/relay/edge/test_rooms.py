@@ -9,10 +9,10 @@ from collections.abc import Callable
 import anyio
 import pytest
 
-from relay.api.rooms import CLOSE_TRY_AGAIN, Rooms
-from relay.api.transport import close_frame, frame, text_frame
 from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published, game_topic, round_topic
+from relay.edge.frames import close_frame, frame, text_frame
+from relay.edge.rooms import CLOSE_TRY_AGAIN, Rooms
 
 
 def published(seq: int, game_id: int = 1, recorded_at: float = 0.0) -> Published:

@@ -1,10 +1,11 @@
-"""Websocket frames (RFC 6455 section 5.2) and what the fan-out writes them to.
+"""Websocket frames as the server writes them (RFC 6455 section 5.2), and what the fan-out
+writes them to.
 
 A server frame is just bytes (server frames are not masked), so the fan-out frames each
 message once and writes the same bytes to every client. Under uvicorn the stream paths are
-served by :mod:`relay.api.stream_protocol`, whose connections are :class:`FrameWriter`s;
-elsewhere (a test client, another ASGI server) members keep a backlog that their ASGI
-handler sends.
+served by :mod:`relay.edge.protocol`, whose connections are :class:`FrameWriter`s;
+elsewhere (a test client, another ASGI server) members keep a backlog that
+:mod:`relay.edge.asgi` sends. Frames from clients are read by :mod:`relay.edge.frame_reader`.
 """
 
 from __future__ import annotations

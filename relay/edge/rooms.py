@@ -8,9 +8,9 @@ reconnects and resumes from its version) rather than slowing the others. A room 
 nothing to say for ``heartbeat`` seconds writes a ping message to everyone.
 
 Frames go straight to the connection's socket when the server is uvicorn (see
-:mod:`relay.api.stream_protocol`), written by :mod:`relay.api.socket_fanout` over the
-machine's cores; elsewhere (a test client, another ASGI server) each member
-falls back to a bounded backlog that its own connection handler sends.
+:mod:`relay.edge.protocol`), written by :mod:`relay.edge.fanout` over the machine's cores;
+elsewhere (a test client, another ASGI server) each member falls back to a bounded backlog
+that its own connection handler sends (:mod:`relay.edge.asgi`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from relay.api.socket_fanout import SocketFanout
-from relay.api.transport import FrameWriter, HotPath, text_frame
 from relay.bus.memory import MemoryBus, Subscription
 from relay.bus.messages import Published
+from relay.edge.fanout import SocketFanout
+from relay.edge.frames import FrameWriter, HotPath, text_frame
 
 #: Messages a client may fall behind by before it is dropped (backlog members).
 DEFAULT_BACKLOG = 1024
