@@ -14,7 +14,7 @@ What it does beyond decoding:
 - clock: readings with impossible values or repeats dropped, acknowledgements matched to
   the one command in flight (see :mod:`drivers.dgt.clock_commands`);
 - resync after a reconnection: the board's log since the host last read it comes out as a
-  :class:`~drivers.events.LogReplay`, followed by a fresh board dump.
+  :class:`~drivers.events.LogReplay`, followed by a fresh board dump and a clock reading.
 """
 
 from __future__ import annotations
@@ -148,7 +148,14 @@ class DgtBoardProtocol:
         return min(times)
 
     def start(self, now: float) -> None:
-        """Take over a board that was just connected: identity, log mark, dump, updates."""
+        """Take over a board that was just connected: identity, log mark, dump, clock,
+        updates.
+
+        The clock is read with the dump: in update mode nice the board reports it only when
+        it changes, so the first reading would otherwise be the first press after
+        connecting, which nobody could tell for a press (whoever counts the presses to
+        catch up with moves would be one short).
+        """
         self._send(Command.SEND_RESET, now)
         for command in (
             Command.RETURN_SERIALNR,
@@ -161,10 +168,12 @@ class DgtBoardProtocol:
             self._reading_log = True
             self._send(Command.SEND_EE_MOVES, now)
         self._send(Command.SEND_BRD, now)
+        self._send(Command.SEND_CLK, now)
         self._send(self.options.update_mode, now)
 
     def resync(self, now: float) -> None:
-        """The link came back: replay what the board logged meanwhile, then dump."""
+        """The link came back: replay what the board logged meanwhile, then dump, and read
+        the clock (as at :meth:`start`)."""
         self._decoder = FrameDecoder()
         self._replay_pending = self.options.read_log and self._log_base is not None
         self._send(Command.SEND_RESET, now)
@@ -172,6 +181,7 @@ class DgtBoardProtocol:
             self._reading_log = True
             self._send(Command.SEND_EE_MOVES, now)
         self._send(Command.SEND_BRD, now)
+        self._send(Command.SEND_CLK, now)
         self._send(self.options.update_mode, now)
 
     def send(self, command: ClockCommand, now: float) -> None:

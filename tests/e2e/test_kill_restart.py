@@ -108,7 +108,11 @@ def follow(url: str, done: Callable[[dict[int, int]], bool], seconds: float) -> 
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"the stream stopped short: {sum(plies.values())} plies")
-            message = json.loads(stream.recv(timeout=left))
+            try:
+                message = json.loads(stream.recv(timeout=left))
+            except TimeoutError:
+                quiet = f"the stream went quiet: {sum(plies.values())} plies"
+                raise AssertionError(quiet) from None
             if message.get("kind") in {"move", "correction", "takeback"}:
                 plies[board_of[message["game"]]] = message["data"]["ply"]
     return plies

@@ -7,6 +7,8 @@ measures it; ``docs/performance.md``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 
 from relay.domain.game.placement import Placement
@@ -29,6 +31,48 @@ def find_move(board: chess.Board, target: Placement) -> chess.Move | None:
         if hit:
             return move
     return None
+
+
+def within_a_move(current: Placement, target: Placement) -> bool:
+    """Whether ``target`` differs from ``current`` on no more squares than one move, legal
+    or not, changes: a board further off is not one move away."""
+    return current.changed_squares(target).bit_count() <= _MOST_SQUARES_PER_MOVE
+
+
+def moves_shown(board: chess.Board, placements: Sequence[Placement]) -> list[chess.Move]:
+    """The moves a board showed one at a time: ``placements`` as it reported them, oldest
+    first, read from ``board`` (left as it was).
+
+    Each placement one legal move on from the game so far is that move, unless the next
+    placement is a legal move from the same position too: then the man was only passing
+    through (a slide: Bf1-e2-d3-c4 is Bc4). The rest are passed over: pieces in the air,
+    a captured man lifted first (which can look like several plies that are not there). If
+    the placements show ``board``'s own position, only what follows its last showing is
+    read, so a position from earlier in the game that happens to be legal again is not
+    taken for a new move.
+    """
+    decided = Placement.of_board(board)
+    if decided in placements:
+        last = max(index for index, shown in enumerate(placements) if shown == decided)
+        placements = placements[last + 1 :]
+    moves: list[chess.Move] = []
+    try:
+        for index, placement in enumerate(placements):
+            following = placements[index + 1] if index + 1 < len(placements) else None
+            if (
+                following is not None
+                and following != placement
+                and find_move(board, following) is not None
+            ):
+                continue
+            move = find_move(board, placement)
+            if move is not None:
+                board.push(move)
+                moves.append(move)
+    finally:
+        for _ in moves:
+            board.pop()
+    return moves
 
 
 def find_moves(

@@ -10,7 +10,8 @@ tracker keeps the game as it knows it and judges each placement the board holds 
   promotion to a piece the board cannot tell (a queen is assumed, the arbiter is told); a
   part of an expected position (pieces in a hand: :class:`Waiting`, nothing decided);
 * recover window: an earlier position of the game (a takeback); two or three legal plies
-  ahead (moves recovered);
+  ahead (moves recovered); any number of plies the board was seen making one at a time
+  (a host that read its reports late, all at once);
 * alert window: nothing explains the board: the arbiter is alerted once, the game stays as
   it was, and the tracker recovers on its own when the board comes back to a legal
   continuation.
@@ -57,6 +58,8 @@ from relay.domain.game.matching import (
     find_move,
     find_sibling,
     find_sibling_and_reply,
+    moves_shown,
+    within_a_move,
 )
 from relay.domain.game.placement import START, Placement
 from relay.domain.game.settling import Settling, Windows
@@ -293,25 +296,10 @@ class PositionTracker:
         if self.rotated:
             placements = [placement.turned() for placement in placements]
         events: list[GameEvent] = []
-        decided = self._placements[-1]
-        if decided in placements:
-            last = len(placements) - 1 - placements[::-1].index(decided)
-            placements = placements[last + 1 :]
-        for index, placement in enumerate(placements):
+        for move in moves_shown(self.board, placements):
             if self.finished:
                 break
-            if placement == self._placements[-1]:
-                continue
-            following = placements[index + 1] if index + 1 < len(placements) else None
-            if (
-                following is not None
-                and following != placement
-                and find_move(self.board, following) is not None
-            ):
-                continue
-            move = find_move(self.board, placement)
-            if move is not None:
-                events += self._play([move], wall_time)
+            events += self._play([move], wall_time)
         self._pending.clear()
         return events
 
@@ -404,6 +392,9 @@ class PositionTracker:
             moves = self._missed_moves(placement)
             if moves:
                 return self._play(moves, wall_time, recovered=True)
+            seen = self._seen_moves(placement)
+            if seen:
+                return self._play(seen, wall_time, recovered=True)
             if replaced:
                 return self._replace(replaced, wall_time)
         return self._takeback(placement, wall_time)
@@ -481,7 +472,7 @@ class PositionTracker:
             return [self._alert("pawn-on-last-rank", f"a pawn stands on {square}", wall_time)]
         events: list[GameEvent] = []
         pressed = self._clock_presses.take_pressed_on()
-        if pressed is not None:
+        if pressed is not None and within_a_move(self._placements[-1], placement):
             reason = "no legal move explains the board"
             events += self._illegal_move(pressed, reason, wall_time)
         if not self._alerted:
@@ -563,6 +554,16 @@ class PositionTracker:
             if placement != missed[0]:
                 self._pending.judge_afresh()
             return events
+        # Moves the board was seen making one at a time, however many, to the newest
+        # position since the press that they reach (a host that read the board late).
+        seen = self._newest_since_press(self._seen_moves)
+        if seen is not None:
+            shown, moves = seen
+            last_mover = self.board.turn if len(moves) % 2 else not self.board.turn
+            events = self._play(moves, wall_time, recovered=True, confirmed=last_mover == player)
+            if placement != shown:
+                self._pending.judge_afresh()
+            return events
         if player == self.board.turn:
             # The presser answered a move that the board then showed on another square (a
             # slide read at a stop, the opponent's sleeve knocking the man on before the
@@ -574,7 +575,9 @@ class PositionTracker:
                 if placement != replaced[0]:
                     self._pending.judge_afresh()
                 return events
-        if player != self.board.turn:
+        if player != self.board.turn or not within_a_move(self._placements[-1], placement):
+            # Not the presser's move; or the board is further from the record than any one
+            # move takes it, which is the record losing track, not an illegal move.
             return self._alert_after_presses(placement, wall_time)
         if (
             self._pending.stage == Stage.DONE
@@ -597,6 +600,36 @@ class PositionTracker:
             if found is not None:
                 return shown, found
         return None
+
+    def _seen_moves(self, shown: Placement) -> list[chess.Move] | None:
+        """The moves the board was seen making one at a time since the game last changed, up
+        to its last showing of ``shown``, if they lead there (:func:`moves_shown`).
+
+        However many there are, the board showed every position on the way whole and in
+        order: a host starved for a moment reads its reports late and all at once, with no
+        stillness to judge them by and perhaps a press it could not count, and is still
+        told every move. Under the "clock move" rule each of them must have been pressed.
+        """
+        trail = self._pending.trail
+        if shown not in trail:
+            return None
+        end = max(index for index, placement in enumerate(trail) if placement == shown)
+        moves = moves_shown(self.board, trail[: end + 1])
+        if not moves:
+            return None
+        board = self.board
+        for move in moves:
+            board.push(move)
+        reached = Placement.of_board(board)
+        for _ in moves:
+            board.pop()
+        if reached != shown:
+            return None
+        if self.rules.moves_need_press and not self._clock_allows(
+            len(moves), every_ply_pressed=True
+        ):
+            return None
+        return moves
 
     def _sibling_and_reply(self, shown: Placement) -> list[chess.Move] | None:
         """The last move replaced by its man's move to another square, and the reply, giving

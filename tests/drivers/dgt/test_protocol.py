@@ -6,6 +6,7 @@ import chess
 import pytest
 
 from boardsim.board import VirtualBoard
+from boardsim.clock import Dgt3000, Side, TimeControl
 from drivers.dgt.clock_commands import encode_command
 from drivers.dgt.messages import Command
 from drivers.dgt.protocol import DgtBoardProtocol, DgtOptions
@@ -20,6 +21,7 @@ from drivers.events import (
     ClockReading,
     FieldChange,
     Health,
+    Lever,
     LineNoise,
     LogReplay,
     Position,
@@ -69,8 +71,8 @@ def test_start_queues_reset_board_and_update_nice() -> None:
 
     protocol.start(0.0)
 
-    # Reset, serial, long serial, version, battery, log (marks it), dump, update nice.
-    assert protocol.data_to_send() == b"\x40\x45\x55\x4d\x4c\x49\x42\x4b"
+    # Reset, serial, long serial, version, battery, log (marks it), dump, clock, update nice.
+    assert protocol.data_to_send() == b"\x40\x45\x55\x4d\x4c\x49\x42\x41\x4b"
     assert protocol.data_to_send() == b""
 
 
@@ -246,7 +248,7 @@ def test_conversation_with_virtual_board() -> None:
     assert [e for e in converse(protocol, board) if isinstance(e, PositionSnapshot)] == [
         PositionSnapshot(START)
     ]
-    assert board.commands_received[-2:] == [0x42, 0x4B]
+    assert board.commands_received[-3:] == [0x42, 0x41, 0x4B]
 
     # 1. e4: the pawn is lifted from e2 (DGT 52) and put on e4 (DGT 36).
     board.set_square(52, 0)
@@ -271,6 +273,39 @@ def test_conversation_with_virtual_board() -> None:
     assert len(events) == 5
     assert all(isinstance(e, FieldChange) for e in events)
     assert protocol.position == after_moves("e2e4", "d7d5", "e4d5")
+
+
+def test_the_clock_is_read_with_the_board_so_the_first_press_after_connecting_is_seen():
+    """In update mode nice a board reports its clock only when the clock changes: unasked,
+    the host's first reading would be the first press after it connected (or after the link
+    came back), and nobody could tell that reading for a press. The clock is read right
+    after the dump, at start and after a resync, before anything else is reported."""
+    board = VirtualBoard(clock=Dgt3000(TimeControl(300, 0)))
+    board.press_lever(Side.RIGHT, 0.0)  # Black's side pressed: the clock runs for White
+    protocol = DgtBoardProtocol()
+    for connect, at in ((protocol.start, 0.0), (protocol.resync, 5.0)):
+        board.advance(at)
+        board.data_to_send()  # what the board said while no host listened is gone
+        connect(at)
+        events = converse(protocol, board)
+        readings = [e for e in events if isinstance(e, ClockReading)]
+        assert [type(e) for e in events if isinstance(e, PositionSnapshot | ClockReading)] == [
+            PositionSnapshot,
+            ClockReading,
+        ]
+        assert readings[0].running
+        assert readings[0].lever == Lever.LEFT_UP
+        # 1. e4 and White's press: the reading that follows is a change of the lever.
+        board.set_square(52, 0)
+        board.set_square(36, 1)
+        board.press_lever(Side.LEFT)
+        events = converse(protocol, board)
+        assert [e.lever for e in events if isinstance(e, ClockReading)] == [Lever.RIGHT_UP]
+        board.set_square(36, 0)  # taken back, Black's side pressed again; then unplugged
+        board.set_square(52, 1)
+        board.press_lever(Side.RIGHT)
+        converse(protocol, board)
+        protocol.lost("unplugged")
 
 
 def test_conversation_board_dump_matches_board_after_changes() -> None:
@@ -424,7 +459,13 @@ def test_resync_replays_what_the_board_logged_while_the_link_was_down():
 
     protocol.resync(10.0)
     assert protocol.data_to_send() == bytes(
-        (Command.SEND_RESET, Command.SEND_EE_MOVES, Command.SEND_BRD, Command.SEND_UPDATE_NICE)
+        (
+            Command.SEND_RESET,
+            Command.SEND_EE_MOVES,
+            Command.SEND_BRD,
+            Command.SEND_CLK,
+            Command.SEND_UPDATE_NICE,
+        )
     )
     # While away: 1. e4 e5 (e2 emptied, e4 white pawn, e7 emptied, e5 black pawn).
     log = bytes([0x6A, 0x6E, 0x40, 52, 0x41, 36, 0x40, 12, 0x47, 28, 0x6B])

@@ -69,7 +69,8 @@ async def next_event(events: AsyncGenerator[BoardEvent, None]) -> BoardEvent:
 async def test_pty_board_sends_start_position_then_field_changes() -> None:
     async with board_on_pty() as (link, connection), aclosing(stream(connection)) as events:
         assert await next_event(events) == PositionSnapshot(START)
-        assert link.board.commands_received[-2:] == [0x42, 0x4B]  # dump, then updates
+        # dump, clock, then updates
+        assert link.board.commands_received[-3:] == [0x42, 0x41, 0x4B]
 
         link.board.set_square(52, 0)  # e2 lifted
         link.flush()
@@ -142,16 +143,16 @@ async def test_closing_the_link_ends_the_stream_with_disconnected() -> None:
 async def test_loop_url_reads_through_thread() -> None:
     connection = await DgtSerialConnection.open("loop://", reconnect=False)
     try:
-        # On loop:// the start-up commands come straight back: eight bytes without bit 7,
+        # On loop:// the start-up commands come straight back: nine bytes without bit 7,
         # which are no message start. They may arrive in several reads.
         discarded = 0
         async with aclosing(stream(connection)) as events:
-            while discarded < 8:
+            while discarded < 9:
                 event = await next_event(events)
                 assert isinstance(event, LineNoise)
                 assert event.reason == "no message start"
                 discarded += event.discarded
-        assert discarded == 8
+        assert discarded == 9
         assert connection.protocol.position is None
     finally:
         connection.close()

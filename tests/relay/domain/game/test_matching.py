@@ -3,7 +3,7 @@ from __future__ import annotations
 import chess
 from hypothesis import given, settings
 
-from relay.domain.game.matching import find_move, find_moves
+from relay.domain.game.matching import find_move, find_moves, moves_shown, within_a_move
 from relay.domain.game.placement import Placement
 from tests.strategies import legal_games
 
@@ -71,3 +71,33 @@ def test_every_legal_move_of_a_random_game_is_found(game):
         # Two moves can only give the same placement if they are the same move.
         assert found == move
         board.push(move)
+
+
+def test_moves_shown_one_at_a_time_however_many_and_the_board_left_as_it_was():
+    """Every position of six plies reported in order, with the men in the air between and a
+    slide's stops: six moves, where no search for missed plies goes that far."""
+    board = chess.Board()
+    game = board.copy()
+    shown: list[Placement] = []
+    for san in ("e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"):
+        move = game.parse_san(san)
+        lifted = game.copy()
+        lifted.remove_piece_at(move.from_square)
+        shown.append(Placement.of_board(lifted))
+        if san == "Bc4":  # slid over e2, d3 (each a legal move on its own)
+            for square in (chess.E2, chess.D3):
+                stop = lifted.copy()
+                stop.set_piece_at(square, chess.Piece(chess.BISHOP, chess.WHITE))
+                shown.append(Placement.of_board(stop))
+        game.push(move)
+        shown.append(Placement.of_board(game))
+    moves = moves_shown(board, shown)
+    assert [m.uci() for m in moves] == [m.uci() for m in game.move_stack]
+    assert board == chess.Board()
+    assert moves_shown(board, shown[4:]) == []  # the first ply never shown: nothing reads
+
+
+def test_within_a_move_is_what_one_move_changes_at_most():
+    board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert within_a_move(Placement.of_board(board), after(board, "O-O"))
+    assert not within_a_move(Placement.of_board(board), after(board, "O-O", "O-O-O"))

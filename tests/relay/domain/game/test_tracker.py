@@ -195,6 +195,26 @@ def test_missed_moves_come_out_in_the_order_the_board_passed_through():
     assert scene.sans() == ["e5", "Nf3", "Nc6"]
 
 
+def test_plies_beyond_any_search_are_caught_up_from_the_positions_the_board_showed():
+    """Six plies reported in one instant (a host starved for a moment, no clock to count
+    presses), every position on the way shown whole: more than missed moves are searched
+    for, but the board showed each of them in order, so the record catches up with all six
+    once the board stands still, and nobody is alerted."""
+    scene = Scene("e4")
+    board = scene.tracker.board.copy()
+    for san in ("e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"):
+        move = board.parse_san(san)
+        scene.shown.remove_piece_at(move.from_square)
+        scene.show()
+        board.push(move)
+        scene.set_up(board.board_fen())
+    scene.wait(RECOVER)
+    assert scene.sans() == ["e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"]
+    assert all(m.recovered for m in scene.of(MoveMade))
+    scene.wait(ALERT)
+    assert scene.of(ArbiterAlert) == []
+
+
 def ticking(scene: Scene, seconds: float) -> None:
     """Time passes with a running clock reporting every second, as a DGT clock does."""
     for _ in range(int(seconds)):

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import chess
 
-from relay.domain.game.events import ArbiterAlert, MoveCorrected, MoveMade
+from relay.domain.game.events import (
+    ArbiterAlert,
+    IllegalMoveCompleted,
+    MoveCorrected,
+    MoveMade,
+)
 from tests.relay.domain.game.scene import SETTLING, Scene
 
 W, B = chess.WHITE, chess.BLACK
@@ -197,3 +202,68 @@ def test_a_pressed_move_knocked_onto_a_legal_square_is_corrected_at_the_reply():
     [corrected] = scene.of(MoveCorrected)
     assert (corrected.replaced, corrected.san) == ("g1h3", "Nf3")
     assert [m.uci() for m in scene.tracker.board.move_stack] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+
+
+# A host that reads the board late: the reports of several plies in one instant
+
+
+def at_once(scene: Scene, game: chess.Board, san: str, *, reported: bool = True) -> None:
+    """The board's reports of one ply of ``game`` (its touches, then its press) read in the
+    same instant as the rest, by a host starved for a moment; the first press is the
+    clock's first reading if it was not read before. ``reported=False``: the board's
+    report of the ply is lost, only the press is read."""
+    move = game.parse_san(san)
+    piece = game.piece_at(move.from_square)
+    assert piece is not None
+    touches = [(move.from_square, None), (move.to_square, piece)]
+    if scene.shown.piece_at(move.to_square) is not None:
+        touches.insert(0, (move.to_square, None))  # a captured man first
+    for square, put in touches:
+        if put is None:
+            scene.shown.remove_piece_at(square)
+        else:
+            scene.shown.set_piece_at(square, put)
+        if reported:
+            scene.show()
+    game.push(move)
+    scene.lever = game.turn
+    scene.clock()
+
+
+def test_a_burst_read_late_after_a_resume_is_caught_up_though_its_first_press_went_unseen():
+    """A resumed game (no clock reading yet) and a host starved just then: three plies and
+    their presses are read in one instant, the first press being the clock's first reading
+    (so not seen as a press), and the fourth ply comes at play's pace. The board showed
+    every position on the way, in order: the record catches up with all of them at the next
+    press judged, and is not left behind with an alert it never leaves."""
+    scene = Scene("e4", "e5", "Nf3", "Nc6")
+    game = scene.tracker.board.copy()
+    for san in ("Bb5", "a6", "Ba4"):
+        at_once(scene, game, san)
+    scene.wait(0.2)
+    scene.move("g8", "f6")
+    scene.press(B, then=SETTLING.press_window())
+    assert scene.sans() == ["Bb5", "a6", "Ba4", "Nf6"]
+    assert [a.alert for a in scene.of(ArbiterAlert)] == []
+    scene.move("e1", "g1")
+    scene.lift("h1")
+    scene.put("f1", "R")
+    scene.press(W, then=SETTLING.press_window())
+    assert scene.sans()[-1] == "O-O"
+
+
+def test_a_burst_with_a_report_lost_is_not_made_up_and_charges_nobody():
+    """The same burst with the board's report of one ply lost (its press read, its position
+    never shown), and the board then left as it stands: nothing explains it, so nothing is
+    made up and the arbiter is told; but the board is more than a move away from the
+    record, so nobody is charged with an illegal move for it."""
+    scene = Scene("e4", "e5", "Nf3", "Nc6")
+    game = scene.tracker.board.copy()
+    at_once(scene, game, "Bb5")
+    at_once(scene, game, "a6", reported=False)
+    at_once(scene, game, "Ba4")
+    scene.move("g8", "f6")
+    scene.press(B, then=SETTLING.alert_seconds)
+    assert scene.sans() == []
+    assert [a.alert for a in scene.of(ArbiterAlert)] == ["illegal-position"]
+    assert scene.of(IllegalMoveCompleted) == []
