@@ -3,26 +3,30 @@
 For each server (ours, then the plain loop) and each audience (1,000 and 5,000 clients):
 
 * the server runs in a process of its own (uvicorn, websockets-sansio, no compression, as
-  ``relay serve`` runs it); the clients run in two other processes, as light as a client
-  can be (plain sockets and one epoll loop that cuts frames), so they cost the machine little;
+  ``relay serve`` runs it); the clients are the C load generator of ``bench.e2e_latency``
+  (``bench/spectator_load.c``) in two processes, as cheap as a client can be; each arrival
+  is the kernel's stamp on the client's socket, so the clients' own scheduling on the
+  shared cores is not counted;
 * RSS per idle connection: the server's resident memory with the clients connected, less
   before, per client;
-* then the server publishes ``--messages`` messages of about 200 bytes at ``--rate`` per
-  second to everyone; each client notes when each arrives. Publish to last receipt (p50,
-  p99 over the messages) and deliveries per second (all deliveries over the time from the
-  first publish to the last receipt).
+* then the server publishes ``--messages`` move events of about 200 bytes at ``--rate`` per
+  second to everyone. Publish to last arrival (p50, p99 over the messages; with 100
+  messages the p99 is the slowest but one) and deliveries per second (all deliveries over
+  the time from the first publish to the last arrival) and per server CPU second.
 
 Ours: the event goes through the hub's bus to the round's room, which frames it once and
-writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``.
+writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``, the
+same bytes.
 
     .venv/bin/python -m bench.fanout [--clients 1000 5000] [--messages 100] [--rate 10]
-                                     [--fanout-threads N]
+                                     [--fanout-threads N] [--client-pause 0.002]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import statistics
@@ -35,20 +39,38 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import chess
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from bench.spectators import Spectators, number_after
+from bench.spectator_load import SpectatorLoad, build
 
 CLIENT_PROCESSES = 2
-PAD = "x" * 150
+#: Knights out and back: a legal game of any length, so the hub's views can fold it.
+SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")
 
 
 # The servers
 
 
 def message(number: int, now: float) -> dict[str, Any]:
-    """The data of message ``number``: an arbiter alert, a kind every view knows."""
-    return {"alert": "bench", "detail": PAD, "ply": number, "at": now}
+    """Move ``number`` of a knights' shuffle, as a move event's fields (about 200 bytes
+    framed; the load generator reports each ``move`` frame's arrival by its ``ply``)."""
+    return {**_shuffle_move(number), "at": now}
+
+
+@functools.cache
+def _shuffle_move(number: int) -> dict[str, Any]:
+    """Worked out before the messages go out, so that it costs the servers nothing then."""
+    board = chess.Board()
+    for ply in range(number - 1):
+        board.push_uci(SHUFFLE[ply % len(SHUFFLE)])
+    move = chess.Move.from_uci(SHUFFLE[(number - 1) % len(SHUFFLE)])
+    san = board.san(move)
+    board.push(move)
+    return {
+        "ply": number, "uci": move.uci(), "san": san, "fen": board.fen(), "recovered": False,
+        "confirmed": True, "clock": 5400.0,
+    }  # fmt: skip
 
 
 def relay_app(db: str) -> tuple[FastAPI, str]:
@@ -86,11 +108,10 @@ def relay_app(db: str) -> tuple[FastAPI, str]:
     hub = Hub(settings, engine, MemoryBus())
     app: FastAPI = create_app(settings, hub)
 
-    async def publish(count: int, rate: float) -> None:
+    async def publish(count: int, rate: float, published: dict[int, float]) -> None:
         for seq in range(1, count + 1):
-            now = time.time()
-            data = message(seq, now)
-            hub.bus.publish(Published(round_id, game_id, seq, "alert", data, now))
+            now = published[seq] = time.time()
+            hub.bus.publish(Published(round_id, game_id, seq, "move", message(seq, now), now))
             await asyncio.sleep(1 / rate)
 
     _publish_route(app, publish)
@@ -105,6 +126,7 @@ def plain_app() -> tuple[FastAPI, str]:
     @app.websocket("/ws")
     async def stream(websocket: WebSocket) -> None:
         await websocket.accept()
+        await websocket.send_text('{"type":"hello"}')  # the load generator waits for a frame
         clients.add(websocket)
         try:
             while True:
@@ -114,11 +136,11 @@ def plain_app() -> tuple[FastAPI, str]:
         finally:
             clients.discard(websocket)
 
-    async def publish(count: int, rate: float) -> None:
+    async def publish(count: int, rate: float, published: dict[int, float]) -> None:
         for seq in range(1, count + 1):
-            text = json.dumps(
-                {"type": "event", "data": message(seq, time.time())}, separators=(",", ":")
-            )
+            now = published[seq] = time.time()
+            event = {"type": "event", "game": 1, "v": seq, "kind": "move"}
+            text = json.dumps({**event, "data": message(seq, now)}, separators=(",", ":"))
             for websocket in list(clients):
                 try:
                     await websocket.send_text(text)
@@ -131,16 +153,26 @@ def plain_app() -> tuple[FastAPI, str]:
 
 
 def _publish_route(
-    app: FastAPI, publish: Callable[[int, float], Coroutine[Any, Any, None]]
+    app: FastAPI,
+    publish: Callable[[int, float, dict[int, float]], Coroutine[Any, Any, None]],
 ) -> None:
+    """``POST /bench/publish`` starts publishing; ``GET /bench/published`` answers when each
+    message went out (Unix seconds, by number)."""
     tasks: set[asyncio.Task[None]] = set()
+    published: dict[int, float] = {}
 
     @app.post("/bench/publish")
     async def start(count: int, rate: float) -> dict[str, str]:
-        task = asyncio.create_task(publish(count, rate))
+        for number in range(1, count + 1):
+            _shuffle_move(number)
+        task = asyncio.create_task(publish(count, rate, published))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         return {"status": "publishing"}
+
+    @app.get("/bench/published")
+    async def when() -> dict[int, float]:
+        return published
 
 
 def serve(kind: str) -> None:
@@ -156,33 +188,6 @@ def serve(kind: str) -> None:
         server = make_server(app)
         print(json.dumps({"port": sock.getsockname()[1], "path": path}), flush=True)
         asyncio.run(server.serve(sockets=[sock]))
-
-
-# The clients
-
-
-def spectate(port: int, path: str, connections: int, messages: int) -> None:
-    receipts: dict[int, list[float]] = {}  # message -> [published at, last receipt]
-    deliveries = 0
-    expected = connections * messages
-
-    def on_payload(payload: bytes, now: float) -> None:
-        nonlocal deliveries
-        if not payload.startswith(b'{"type":"event"'):
-            return
-        number = int(number_after(payload, b"ply"))
-        published = float(number_after(payload, b"at", b"}"))
-        seen = receipts.setdefault(number, [published, now])
-        seen[1] = max(seen[1], now)
-        deliveries += 1
-
-    spectators = Spectators(port, path, connections)
-    print(json.dumps({"connected": len(spectators)}), flush=True)
-    # Report what arrived, even if not all did.
-    until = time.time() + messages * 2 + 60
-    spectators.follow(on_payload, until=until, done=lambda: deliveries >= expected)
-    spectators.close()
-    print(json.dumps({"receipts": receipts, "deliveries": deliveries}), flush=True)
 
 
 # The run
@@ -201,47 +206,48 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(kind: str, clients: int, messages: int, rate: float) -> dict[str, float]:
+def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -> dict[str, float]:
     """One server, one audience: RSS per idle client, then latencies and throughput."""
     module = [sys.executable, "-m", "bench.fanout"]
     server = subprocess.Popen([*module, "server", kind], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     share = clients // CLIENT_PROCESSES
+    loads: list[SpectatorLoad] = []
     try:
         address = json.loads(server.stdout.readline())
+        base = f"http://127.0.0.1:{address['port']}"
         time.sleep(1.0)  # let the server settle before reading its memory
         before = rss_kb(server.pid)
-        client = [*module, "client", str(address["port"]), address["path"]]
-        client += [str(share), str(messages)]
-        spectators = [
-            subprocess.Popen(client, stdout=subprocess.PIPE, text=True)
+        # Long enough for a server that falls behind to deliver everything.
+        seconds = 1.0 + 2 * messages / rate + 10.0
+        program = build()
+        loads = [
+            SpectatorLoad(program, address["port"], address["path"], share, seconds, pause)
             for _ in range(CLIENT_PROCESSES)
         ]
-        for spectator in spectators:
-            assert spectator.stdout is not None
-            json.loads(spectator.stdout.readline())
+        for load in loads:
+            load.wait_connected()
         time.sleep(1.0)
         after = rss_kb(server.pid)
         cpu_before = cpu_seconds(server.pid)
-        url = f"http://127.0.0.1:{address['port']}/bench/publish?count={messages}&rate={rate}"
+        url = f"{base}/bench/publish?count={messages}&rate={rate}"
         with urllib.request.urlopen(urllib.request.Request(url, method="POST")) as reply:
             reply.read()
-        seen: dict[int, list[float]] = {}
-        deliveries = 0
-        for spectator in spectators:
-            assert spectator.stdout is not None
-            report = json.loads(spectator.stdout.readline())
-            deliveries += report["deliveries"]
-            for number, (published, last) in report["receipts"].items():
-                entry = seen.setdefault(int(number), [published, last])
-                entry[1] = max(entry[1], last)
-            spectator.wait(timeout=60)
+        arrivals: dict[tuple[int, int], list[float]] = {}
+        for load in loads:
+            load.arrivals(arrivals)
         cpu = cpu_seconds(server.pid) - cpu_before
+        with urllib.request.urlopen(f"{base}/bench/published") as reply:
+            published = {int(number): at for number, at in json.load(reply).items()}
     finally:
+        for load in loads:
+            load.stop()
         server.terminate()
         server.wait(timeout=30)
-    latencies = sorted((last - published) * 1000 for published, last in seen.values())
-    span = max(last for _, last in seen.values()) - min(p for p, _ in seen.values())
+    last = {ply: max(times) for (_, ply), times in arrivals.items() if ply in published}
+    latencies = sorted((last[ply] - published[ply]) * 1000 for ply in last)
+    deliveries = sum(len(times) for (_, ply), times in arrivals.items() if ply in published)
+    span = max(last.values()) - min(published.values())
     return {
         "p50_ms": statistics.median(latencies),
         "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
@@ -257,11 +263,6 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command")
     server = sub.add_parser("server")
     server.add_argument("kind", choices=["relay", "plain"])
-    client = sub.add_parser("client")
-    client.add_argument("port", type=int)
-    client.add_argument("path")
-    client.add_argument("connections", type=int)
-    client.add_argument("messages", type=int)
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 5000])
     parser.add_argument("--messages", type=int, default=100)
     parser.add_argument("--rate", type=float, default=10.0)
@@ -270,25 +271,31 @@ def main() -> None:
         type=int,
         help="our server's helper threads for writing frames (default: one per further core)",
     )
+    parser.add_argument(
+        "--client-pause",
+        type=float,
+        default=0.002,
+        help="seconds the load generator sleeps between polls (0: wait in epoll)",
+    )
     args = parser.parse_args()
     if args.fanout_threads is not None:
         os.environ["RELAY_FANOUT_THREADS"] = str(args.fanout_threads)  # the servers inherit it
     if args.command == "server":
         serve(args.kind)
-    elif args.command == "client":
-        spectate(args.port, args.path, args.connections, args.messages)
     else:
-        run(args.clients, args.messages, args.rate)
+        run(args.clients, args.messages, args.rate, args.client_pause)
 
 
-def run(audiences: list[int], messages: int, rate: float) -> None:
-    print(f"{messages} messages of ~200 bytes at {rate:g}/s to every client, clients in "
-          f"{CLIENT_PROCESSES} processes")  # fmt: skip
+def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
+    print(f"{messages} move events of ~200 bytes at {rate:g}/s to every client, clients in "
+          f"{CLIENT_PROCESSES} C processes, arrivals stamped by the kernel")  # fmt: skip
     for clients in audiences:
-        results = {kind: measure(kind, clients, messages, rate) for kind in ("relay", "plain")}
+        results = {
+            kind: measure(kind, clients, messages, rate, pause) for kind in ("relay", "plain")
+        }
         for kind, figures in results.items():
             print(
-                f"{kind:>5} {clients:>5} clients: publish->last receipt p50 "
+                f"{kind:>5} {clients:>5} clients: publish->last arrival p50 "
                 f"{figures['p50_ms']:7.1f} ms, p99 {figures['p99_ms']:7.1f} ms; "
                 f"{figures['deliveries_per_s']:6.0f} deliveries/s, "
                 f"{figures['deliveries_per_cpu_s']:6.0f} per server CPU second; "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("spectator_load.c")
@@ -53,6 +54,11 @@ class SpectatorLoad:
             text=True,
         )
 
+        self._lines: list[str] = []
+        # The report is read as it comes: a generator that could not write it (its pipe
+        # full) would stop reading its sockets, and its spectators would fall behind.
+        self._reader = threading.Thread(target=self._read, daemon=True)
+
     def wait_connected(self) -> None:
         """Return once every spectator has had its join snapshot."""
         assert self._process.stdout is not None
@@ -61,11 +67,16 @@ class SpectatorLoad:
             self._process.wait(timeout=10)
             code = self._process.returncode
             raise SystemExit(f"bench: the spectators could not connect (exit {code})")
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        self._lines.extend(self._process.stdout)
 
     def arrivals(self, into: dict[tuple[int, int], list[float]]) -> None:
         """Wait for the end; add each move's arrival times (Unix seconds) by (game, ply)."""
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
+        self._reader.join()
+        for line in self._lines:
             game, ply, micros = line.split()
             into.setdefault((int(game), int(ply)), []).append(int(micros) / 1e6)
         self._process.wait(timeout=60)
