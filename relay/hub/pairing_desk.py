@@ -103,6 +103,15 @@ class PairingDesk:
         elif system is PairingSystem.KNOCKOUT:
             games, byes = pair_knockout_round(history, number)
         else:
+            asked = last.byes if last is not None and reuse else []
+            if asked:
+                players = ", ".join(str(start) for start, _ in asked)
+                raise PairingRefusedError(
+                    f"a {system} plays every game of its tables, so round {number} has no "
+                    f"byes: player{'s' if len(asked) > 1 else ''} {players} asked for one. "
+                    "Take the bye back and enter that game's result when it is played, or "
+                    "withdraw the player"
+                )
             games = _round_robin(history, system, number)
         tid = tournament_id
 
@@ -242,8 +251,17 @@ def _set_pairings(
 def _round_robin(
     history: TournamentHistory, system: PairingSystem, number: int
 ) -> list[tuple[int, int]]:
-    """Round ``number`` of the Berger tables; table numbers are the players' start order."""
+    """Round ``number`` of the Berger tables; table numbers are the players' start order.
+
+    A player withdrawn before the round keeps their table number, so everyone else's games
+    stay where the tables put them; their games are not paired (the standings score them as
+    seed 004 ch. 12 says, ``relay.domain.tournament.tie_break_withdrawals``)."""
     order = [p.start_number for p in history.players]
+    gone = {
+        p.start_number
+        for p in history.players
+        if p.withdrawn_after is not None and p.withdrawn_after < number
+    }
     tables = double_round_robin(len(order)) if system.cycles == 2 else berger_rounds(len(order))
     if number > len(tables):
         raise PairingRefusedError(f"a {system} of {len(order)} players has {len(tables)} rounds")
@@ -251,7 +269,9 @@ def _round_robin(
     for white, black in tables[number - 1]:
         if max(white, black) > len(order):
             continue  # the odd player out rests: no game, no point
-        games.append((order[white - 1], order[black - 1]))
+        pair = (order[white - 1], order[black - 1])
+        if gone.isdisjoint(pair):
+            games.append(pair)
     return games
 
 

@@ -288,6 +288,40 @@ async def test_a_paired_round_is_published_by_the_arbiter(engine):
 # Byes and withdrawals
 
 
+async def test_a_round_robin_goes_on_without_a_withdrawn_player(engine):
+    tid = tournament(engine, players=4, system="round-robin", rounds=3)
+    async with desk_on(engine) as desk:
+        one = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+        await desk.finish(one.round_id, ["1-0", "0-1"])
+        await desk.pairing.withdraw(tournament_id=tid, start_number=4, after_round=1, who=ARBITER)
+        two = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+        await desk.finish(two.round_id, ["1/2-1/2"])
+        three = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+    # Berger for four: round 2 is 4-3, 1-2 and round 3 is 2-4, 3-1; player 4's games go.
+    assert (two.games, two.byes) == ([(1, 2)], [])
+    assert (three.games, three.byes) == ([(3, 1)], [])
+    assert stored_pairings(engine, three.round_id) == [(1, 3, 1)]
+
+
+async def test_a_bye_asked_for_in_a_round_robin_is_refused_in_words_and_kept(engine):
+    tid = tournament(engine, players=4, system="round-robin", rounds=3)
+    async with desk_on(engine) as desk:
+        one = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+        await desk.finish(one.round_id, ["1-0", "0-1"])
+        two = await desk.pairing.request_bye(
+            tournament_id=tid, number=2, start_number=3, kind=ByeKind.HALF_POINT, who=ARBITER
+        )
+        with pytest.raises(PairingRefusedError, match=r"player 3 asked for one"):
+            await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+        assert two.id is not None
+        assert stored_byes(engine, two.id) == [(3, "half")]  # nothing lost
+        await desk.pairing.request_bye(
+            tournament_id=tid, number=2, start_number=3, kind=None, who=ARBITER
+        )
+        paired = await desk.pairing.pair_next(tournament_id=tid, who=ARBITER)
+    assert (paired.number, paired.games) == (2, [(4, 3), (1, 2)])
+
+
 async def test_a_bye_is_asked_for_a_round_not_yet_paired(engine):
     tid = tournament(engine, players=4, system="round-robin", rounds=3)
     async with desk_on(engine) as desk:
