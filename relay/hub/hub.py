@@ -55,6 +55,10 @@ class BoardUnavailableError(OSError, UnavailableError):
     """The board's port cannot be opened."""
 
 
+class HubClosingError(RuntimeError, UnavailableError):
+    """The hub is stopping: no board is attached any more."""
+
+
 class NoBoardAssignedError(LookupError, RefusedError):
     """The game has no electronic board assigned."""
 
@@ -79,6 +83,7 @@ class Hub:
         #: The port each followed game's board is on, by game.
         self._ports: dict[int, str] = {}
         self._attaching: set[int] = set()
+        self._closing = False
         bits = PRE_2015 if settings.dgt_turn_bits == "pre-2015" else HEADER_2015
         inverted = settings.dgt_clock_bit == "clock-connected"
         self._dgt_options = DgtOptions(status_bits=replace(bits, no_clock_when_clear=inverted))
@@ -266,6 +271,8 @@ class Hub:
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
+        if self._closing:
+            raise HubClosingError(f"the hub is stopping: game {game_id} is not followed")
         self._attaching.add(game_id)
         attached = False
         try:
@@ -283,6 +290,9 @@ class Hub:
 
             round_id, record, control, setting = await self.recorder.run(load)
             link = await connect(bool(record.moves))
+            if self._closing:  # close() came while the board was being opened
+                link.close("the hub is stopping")
+                raise HubClosingError(f"the hub is stopping: game {game_id} is not followed")
             attached = True
         finally:
             self._attaching.discard(game_id)
@@ -331,12 +341,19 @@ class Hub:
         await session.ended.wait()
 
     async def close(self) -> None:
-        """Stop following the boards (moves already decided are still recorded), then let go."""
+        """Stop following the boards (moves already decided are still recorded), then let go.
+        A board being attached meanwhile is let go too (its attach raises
+        :class:`HubClosingError`)."""
+        self._closing = True
         self.clocks.close()
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for link in self._links.values():
             link.close()
+        for session in self.sessions.values():
+            session.ended.set()  # one cancelled before its first step never ran: it is over
+        self.sessions.clear()
+        self._links.clear()
         self.views.close()
         self.recorder.close()

@@ -25,7 +25,13 @@ from relay.domain.game.events import MoveMade, event_data
 from relay.domain.results import Result
 from relay.hub import hub as hub_module
 from relay.hub.board_session import BoardSession
-from relay.hub.hub import BoardInUseError, BoardUnavailableError, Hub, NoBoardAssignedError
+from relay.hub.hub import (
+    BoardInUseError,
+    BoardUnavailableError,
+    Hub,
+    HubClosingError,
+    NoBoardAssignedError,
+)
 from relay.store.event_log import append_events
 from relay.store.models import Game
 from relay.store.tournaments import set_eboard_clock
@@ -428,10 +434,23 @@ async def test_closing_the_hub_lets_go_of_every_board(engine, ports, tmp_path):
         await hub.attach_dgt_board(game_id=by_port, url=path),
         await hub.attach_link(game_id=by_link, link=link),
     ]
-    # Both boards are being read (a session closed before its first step is not ended).
-    await ports.links[path].handled()
-    await link.handled()
     await hub.close()
     assert [s.ended.is_set() for s in sessions] == [True, True]
     assert ports.links[path].closed_with is not None
     assert link.closed_with is not None
+    assert hub.sessions == {}
+
+
+async def test_a_board_attached_while_the_hub_closes_is_let_go(engine):
+    _, (game_id,) = _round(engine)
+    link = FakeLink()
+    hub = Hub(Settings(settle_seconds=0.01, board_sweep_seconds=0.0), engine, MemoryBus())
+    attaching = asyncio.create_task(hub.attach_link(game_id=game_id, link=link))
+    await asyncio.sleep(0)  # the attach is reading the game's log on the store thread
+    await hub.close()
+    with pytest.raises(HubClosingError, match="the hub is stopping"):
+        await attaching
+    assert link.closed_with == "the hub is stopping"
+    assert hub.sessions == {}
+    with pytest.raises(HubClosingError):
+        await hub.attach_link(game_id=game_id, link=FakeLink())
