@@ -26,11 +26,11 @@ from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
 from relay.hub.hub import Hub
 from relay.hub.wal_checkpoints import checkpoint_every
-from relay.store.access import ROLES, create_token, list_users, revoke_tokens
+from relay.store.access import ROLES, UnknownRoleError, create_token, list_users, revoke_tokens
 from relay.store.checkpoints import is_sqlite
 from relay.store.engine import StoreError, open_store, shown_url
 from relay.store.setup import load_event
-from relay.store.tournaments import ConflictError, list_games, list_rounds
+from relay.store.tournaments import ConflictError, NotFoundError, list_games, list_rounds
 
 log = logging.getLogger("relay")
 
@@ -98,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     create = token_commands.add_parser("create", help="make a token and print it (once)")
     create.add_argument("--role", required=True, choices=ROLES)
     create.add_argument("--user", required=True, help="who will use it (shown in the audit)")
+    create.add_argument(
+        "--game",
+        type=int,
+        metavar="ID",
+        help="a device token bound to this game (role keyer): a tablet beside a board enters "
+        "that game's moves, and reads what the public reads",
+    )
     create.add_argument(
         "--out",
         type=Path,
@@ -235,7 +242,12 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
             if args.token_command == "create":
                 if args.out is not None and args.out.exists():
                     raise CommandError(f"{args.out} exists; a token goes into a new file only")
-                token = create_token(session, user=args.user, role=args.role)
+                try:
+                    token = create_token(session, user=args.user, role=args.role, game_id=args.game)
+                except NotFoundError as error:
+                    raise CommandError(f"no {error}") from None
+                except UnknownRoleError as error:
+                    raise CommandError(str(error)) from None
                 session.commit()
                 if args.out is None:
                     print(token)

@@ -37,11 +37,12 @@ def token_identity(hub: Hub, token: str | None) -> Identity | None:
         return identify(session, token)
 
 
-def viewer(
+def caller(
     hub: HubDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Identity | None:
-    """Who is reading: None for the public (no token), else the token's user."""
+    """Who is calling: None without a token, else the token's user (a device too); 401 for
+    a token that is not valid."""
     if credentials is None:
         return None
     identity = token_identity(hub, credentials.credentials)
@@ -52,6 +53,15 @@ def viewer(
             headers={"WWW-Authenticate": "Bearer"},
         )
     return identity
+
+
+CallerDep = Annotated[Identity | None, Depends(caller)]
+
+
+def viewer(identity: CallerDep) -> Identity | None:
+    """Who is reading: None for the public (no token, or a device token: a tablet beside a
+    board reads what the public reads), else the token's user."""
+    return identity if identity is not None and identity.staff else None
 
 
 ViewerDep = Annotated[Identity | None, Depends(viewer)]
@@ -65,7 +75,7 @@ class RoleCheck:
     def __init__(self, role: str) -> None:
         self.role = role
 
-    def __call__(self, identity: ViewerDep) -> Identity:
+    def __call__(self, identity: CallerDep, request: Request) -> Identity:
         if identity is None:
             raise HTTPException(
                 status.HTTP_401_UNAUTHORIZED,
@@ -76,6 +86,13 @@ class RoleCheck:
             raise HTTPException(
                 status.HTTP_403_FORBIDDEN,
                 f"{identity.user} is {identity.role}; this needs {self.role}",
+            )
+        if identity.game_id is not None and request.path_params.get("game_id") != str(
+            identity.game_id
+        ):
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                f"{identity.user}'s token is bound to game {identity.game_id}",
             )
         return identity
 

@@ -18,9 +18,12 @@ from sqlmodel import Session, col, select
 
 from relay.domain.errors import InvalidInputError
 from relay.store.models import AuditEntry, Token, User
+from relay.store.tournaments import get_game
 
 #: From least to most: each role may do what the ones before it may.
 ROLES = ("keyer", "operator", "arbiter", "admin")
+#: The role of a device token (bound to one game).
+DEVICE_ROLE = "keyer"
 TOKEN_PREFIX = "rly_"
 
 
@@ -30,25 +33,37 @@ class UnknownRoleError(ValueError, InvalidInputError):
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who presented a valid token."""
+    """Who presented a valid token; ``game_id`` for a device token, bound to that game."""
 
     user: str
     role: str
+    game_id: int | None = None
 
     def may(self, role: str) -> bool:
         return ROLES.index(self.role) >= ROLES.index(role)
+
+    @property
+    def staff(self) -> bool:
+        """Reads live what the public sees late or not at all; a device token does not."""
+        return self.game_id is None
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(session: Session, *, user: str, role: str) -> str:
+def create_token(session: Session, *, user: str, role: str, game_id: int | None = None) -> str:
     """A new token for ``user`` (created with ``role`` if new; its role updated if not).
+    With ``game_id``, a device token: a keyer's, bound to that game (it enters that game's
+    moves and reads what the public reads).
 
     The token is stored when the caller commits the session."""
     if role not in ROLES:
         raise UnknownRoleError(f"role {role!r} is not one of {', '.join(ROLES)}")
+    if game_id is not None:
+        if role != DEVICE_ROLE:
+            raise UnknownRoleError(f"a token bound to a game is a {DEVICE_ROLE}'s, not {role!r}")
+        get_game(session, game_id=game_id)  # NotFoundError: no such game
     row = session.exec(select(User).where(User.name == user)).first()
     if row is None:
         row = User(name=user, role=role)
@@ -57,18 +72,24 @@ def create_token(session: Session, *, user: str, role: str) -> str:
     session.flush()
     assert row.id is not None
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    session.add(Token(user_id=row.id, digest=digest(token), created_at=time.time()))
+    session.add(
+        Token(user_id=row.id, digest=digest(token), created_at=time.time(), game_id=game_id)
+    )
     return token
 
 
 def identify(session: Session, token: str) -> Identity | None:
-    """The user a token belongs to, or None for an unknown or revoked token."""
+    """The user a token belongs to (with the game a device token is bound to), or None for
+    an unknown or revoked token."""
     row = session.exec(
-        select(User)
+        select(User, Token.game_id)
         .join(Token, col(Token.user_id) == col(User.id))
         .where(Token.digest == digest(token), col(Token.revoked_at).is_(None))
     ).first()
-    return None if row is None else Identity(row.name, row.role)
+    if row is None:
+        return None
+    user, game_id = row
+    return Identity(user.name, user.role, game_id)
 
 
 def revoke_tokens(session: Session, *, user: str) -> int:

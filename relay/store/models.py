@@ -127,6 +127,8 @@ class Token(SQLModel, table=True):
     digest: str = Field(unique=True)
     created_at: float
     revoked_at: float | None = None
+    #: A device token: it enters the moves of this game only (docs/game-input.md).
+    game_id: int | None = Field(default=None, foreign_key="game.id")
 
 
 class AuditEntry(SQLModel, table=True):

@@ -14,8 +14,11 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
+from sqlmodel import Session
 
 from relay.cli import build_parser, main
+from relay.store.engine import open_store
+from tests.pairings import paired_round
 
 
 def test_help_lists_the_commands():
@@ -108,6 +111,25 @@ def test_tokens_created_listed_and_revoked(capsys, tmp_path):
     assert "revoked 1 token" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["token", "create", "--role", "king", "--user", "X", "--db", db])
+
+
+def test_a_device_token_names_its_game_and_a_wrong_one_is_a_clear_error(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    assert (
+        main(["token", "create", "--role", "keyer", "--user", "T", "--game", "7", "--db", db]) == 1
+    )
+    assert "relay: no game 7" in capsys.readouterr().err
+    engine = open_store(db)
+    try:
+        with Session(engine) as session:
+            _, (game_id, *_) = paired_round(session)
+    finally:
+        engine.dispose()
+    create = ["token", "create", "--user", "T", "--game", str(game_id), "--db", db]
+    assert main([*create, "--role", "operator"]) == 1
+    assert "a token bound to a game is a keyer's" in capsys.readouterr().err
+    assert main([*create, "--role", "keyer"]) == 0
+    assert capsys.readouterr().out.startswith("rly_")
 
 
 def test_a_token_can_go_into_a_new_file_only_its_owner_may_read(capsys, tmp_path):

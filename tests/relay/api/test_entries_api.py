@@ -7,8 +7,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from drivers.fake import ScriptedBoard
-from relay.store.access import read_audit
+from relay.store.access import create_token, read_audit
 from relay.store.event_log import read_events
+from tests.pairings import paired_round
 from tests.relay.api.helpers import hub_of, setup_round, token
 
 
@@ -105,3 +106,32 @@ def test_a_game_an_eboard_follows_takes_its_moves_from_the_board(client):
     answer = enter(client, game_id, 1, "e4", token(client, "keyer"))
     assert answer.status_code == 409
     assert "followed by its electronic board" in answer.json()["detail"]
+
+
+def device_token(client: TestClient, game_id: int, user: str = "Board 1 tablet") -> dict[str, str]:
+    with Session(hub_of(client).engine) as session:
+        value = create_token(session, user=user, role="keyer", game_id=game_id)
+        session.commit()
+    return {"Authorization": f"Bearer {value}"}
+
+
+def test_a_device_token_enters_its_own_game_only_and_reads_as_the_public(client):
+    with Session(hub_of(client).engine) as session:
+        round_id, (mine, other) = paired_round(session, games=2, published=False)
+    tablet = device_token(client, mine)
+    assert enter(client, mine, 1, "e4", tablet).status_code == 200
+    refused = enter(client, other, 1, "e4", tablet)
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "Board 1 tablet's token is bound to game " + str(mine)
+    # The round is not published: staff see it, a tablet sees what the public sees.
+    assert (
+        client.get(f"/api/rounds/{round_id}/games", headers=token(client, "keyer")).status_code
+        == 200
+    )
+    assert client.get(f"/api/rounds/{round_id}/games", headers=tablet).status_code == 404
+    assert client.get(f"/api/rounds/{round_id}/games").status_code == 404
+    # Nothing else a keyer may not do anyway: the draw offers stay the operator's.
+    draw = client.post(
+        f"/api/games/{mine}/draw", json={"player": "white", "action": "offer"}, headers=tablet
+    )
+    assert draw.status_code == 403

@@ -24,6 +24,7 @@ from relay.edge.frame_reader import unmask
 from relay.edge.handshake import accept_key
 from relay.edge.protocol import StreamProtocol
 from relay.store.access import create_token
+from relay.store.tournaments import publish_round
 from tests.live_server import LiveServer, live_server
 
 
@@ -328,3 +329,22 @@ async def test_the_protocol_reads_the_same_however_its_bytes_are_cut(tmp_path, s
         assert (snapshot[0], json.loads(snapshot[1])["type"]) == (0x1, "snapshot")
         protocol.connection_lost(None)
         assert len(live.rooms) == 0
+
+
+@pytest.mark.anyio
+async def test_a_device_token_follows_streams_as_the_public_does(tmp_path):
+    async with live_server(tmp_path) as live:
+        with Session(live.hub.engine) as session:
+            publish_round(session, round_id=live.round_id, published=False)
+            device = create_token(
+                session, user="Board 1 tablet", role="keyer", game_id=live.game_ids[0]
+            )
+            staff = create_token(session, user="Desk", role="keyer")
+            session.commit()
+        stream = f"{live.base}/rounds/{live.round_id}/stream"
+        async with connect(f"{stream}?token={staff}") as client:
+            assert json.loads(await client.recv())["type"] == "snapshot"
+        async with connect(f"{stream}?token={device}") as client:
+            assert await closed_with(client) == 4404  # unpublished: the public sees nothing
+        async with connect(stream) as client:
+            assert await closed_with(client) == 4404

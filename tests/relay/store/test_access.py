@@ -17,6 +17,8 @@ from relay.store.access import (
     revoke_tokens,
 )
 from relay.store.models import Token
+from relay.store.tournaments import NotFoundError
+from tests.pairings import paired_round
 
 
 def test_a_token_identifies_its_user_and_only_its_digest_is_stored(engine):
@@ -45,6 +47,23 @@ def test_a_token_and_a_revocation_count_once_the_caller_commits(engine):
         session.commit()
     with Session(engine) as session:
         assert identify(session, token) is None
+
+
+def test_a_device_token_is_a_keyers_bound_to_one_game(engine):
+    with Session(engine) as session:
+        _, (game_id, *_) = paired_round(session)
+        token = create_token(session, user="Board 1 tablet", role="keyer", game_id=game_id)
+        staff = create_token(session, user="Desk", role="keyer")
+        session.commit()
+        device = identify(session, token)
+        assert device == Identity("Board 1 tablet", "keyer", game_id)
+        assert device is not None
+        assert not device.staff
+        assert identify(session, staff) == Identity("Desk", "keyer", None)
+        with pytest.raises(UnknownRoleError, match="a token bound to a game is a keyer's"):
+            create_token(session, user="Board 1 tablet", role="operator", game_id=game_id)
+        with pytest.raises(NotFoundError):
+            create_token(session, user="Board 9 tablet", role="keyer", game_id=game_id + 99)
 
 
 def test_revoked_tokens_stop_working(engine):
