@@ -8,7 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from relay.edge.fanout import PARALLEL_FROM, SocketFanout
+from relay.edge.fanout import SocketFanout
+
+#: A small threshold for the tests, so that splitting is tried without thousands of sockets.
+PARALLEL_FROM = 16
 
 
 @pytest.fixture
@@ -39,7 +42,7 @@ def read_all(reader: socket.socket) -> bytes:
 @pytest.mark.parametrize("count", [1, PARALLEL_FROM - 1, PARALLEL_FROM + 73])
 def test_every_socket_gets_every_buffer_once_in_order(pairs, helpers, count):
     chosen = pairs[:count]
-    fanout = SocketFanout(helpers)
+    fanout = SocketFanout(helpers, PARALLEL_FROM)
     try:
         fds = tuple(writer.fileno() for writer, _ in chosen)
         for n in range(5):
@@ -61,7 +64,7 @@ def test_a_full_socket_and_a_closed_peer_come_back_as_short_writes(pairs):
             break
     _, gone_reader = pairs[20]
     gone_reader.close()
-    fanout = SocketFanout(2)
+    fanout = SocketFanout(2, PARALLEL_FROM)
     try:
         fds = tuple(writer.fileno() for writer, _ in pairs)
         short = fanout.write(fds, b"frame")
@@ -72,7 +75,7 @@ def test_a_full_socket_and_a_closed_peer_come_back_as_short_writes(pairs):
 
 
 def test_close_stops_the_helper_threads():
-    fanout = SocketFanout(2)
+    fanout = SocketFanout(2, PARALLEL_FROM)
     threads = list(fanout._threads)
     assert fanout.helpers == 2
     assert all(thread.is_alive() for thread in threads)
