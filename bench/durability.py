@@ -224,14 +224,19 @@ def database(kind: str, folder: Path) -> Iterator[str]:
             yield url
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def trial_options(parser: argparse.ArgumentParser) -> None:
+    """The options the durability benches share: kills, seed, databases."""
     parser.add_argument("--kills", type=int, default=10, help="SIGKILLs per database")
-    parser.add_argument("--boards", type=int, default=64, help="games entered at once")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--databases", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    trial_options(parser)
+    parser.add_argument("--boards", type=int, default=64, help="games entered at once")
     args = parser.parse_args()
     for kind in args.databases:
         with tempfile.TemporaryDirectory() as name, database(kind, Path(name)) as url:

@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from bench.boardsim_process import BoardsimProcess
-from bench.durability import database, stored_moves
+from bench.durability import database, stored_moves, trial_options
 from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from tests.relay_serve import relay_serve
@@ -156,13 +156,9 @@ def run(db_url: str, folder: Path, *, kills: int, boards: int, pace: float, seed
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--kills", type=int, default=10, help="SIGKILLs per database")
+    trial_options(parser)
     parser.add_argument("--boards", type=int, default=16, help="boards playing at once")
     parser.add_argument("--ply-seconds", type=float, default=0.5, help="each board's pace")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--databases", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
-    )
     args = parser.parse_args()
     for kind in args.databases:
         with tempfile.TemporaryDirectory() as name, database(kind, Path(name)) as url:
