@@ -12,7 +12,8 @@ For each server (ours, then the plain loop) and each audience (1,000 and 5,000 c
 * then the server publishes ``--messages`` move events of about 200 bytes at ``--rate`` per
   second to everyone. Publish to last arrival (p50, p99 over the messages; with 100
   messages the p99 is the slowest but one) and deliveries per second (all deliveries over
-  the time from the first publish to the last arrival) and per server CPU second.
+  the time from the first publish to the last arrival) and per server CPU second (the CPU
+  the server used over the same span, sampled every 10 ms: ``bench/cpu_trace.py``).
 
 Ours: the event goes through the hub's bus to the round's room, which frames it once and
 writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``, the
@@ -42,6 +43,7 @@ from typing import Any
 import chess
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from bench.cpu_trace import CpuTrace
 from bench.spectator_load import SpectatorLoad, build
 
 CLIENT_PROCESSES = 2
@@ -200,12 +202,6 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time the process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -> dict[str, float]:
     """One server, one audience: RSS per idle client, then latencies and throughput."""
     module = [sys.executable, "-m", "bench.fanout"]
@@ -213,6 +209,7 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
     assert server.stdout is not None
     share = clients // CLIENT_PROCESSES
     loads: list[SpectatorLoad] = []
+    trace: CpuTrace | None = None
     try:
         address = json.loads(server.stdout.readline())
         base = f"http://127.0.0.1:{address['port']}"
@@ -229,17 +226,19 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
             load.wait_connected()
         time.sleep(1.0)
         after = rss_kb(server.pid)
-        cpu_before = cpu_seconds(server.pid)
+        trace = CpuTrace(server.pid)
         url = f"{base}/bench/publish?count={messages}&rate={rate}"
         with urllib.request.urlopen(urllib.request.Request(url, method="POST")) as reply:
             reply.read()
         arrivals: dict[tuple[int, int], list[float]] = {}
         for load in loads:
             load.arrivals(arrivals)
-        cpu = cpu_seconds(server.pid) - cpu_before
+        trace.stop()
         with urllib.request.urlopen(f"{base}/bench/published") as reply:
             published = {int(number): at for number, at in json.load(reply).items()}
     finally:
+        if trace is not None:
+            trace.stop()
         for load in loads:
             load.stop()
         server.terminate()
@@ -248,6 +247,10 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
     latencies = sorted((last[ply] - published[ply]) * 1000 for ply in last)
     deliveries = sum(len(times) for (_, ply), times in arrivals.items() if ply in published)
     span = max(last.values()) - min(published.values())
+    assert trace is not None
+    # From just before the first publish to the last arrival: the load generators' idle
+    # tail after it is not fan-out work.
+    cpu = trace.at(max(last.values())) - trace.at(0.0)
     return {
         "p50_ms": statistics.median(latencies),
         "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],

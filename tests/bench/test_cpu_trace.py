@@ -1,0 +1,45 @@
+"""The benchmarks' CPU trace: it answers for a moment known only afterwards with the first
+sample at or after it, so nothing the process used before that moment is left out."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from bench.cpu_trace import CpuTrace, cpu_seconds
+
+
+def burn(seconds: float) -> None:
+    """Use about ``seconds`` of this process's CPU."""
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+
+
+def test_the_cpu_used_between_two_moments_is_counted() -> None:
+    trace = CpuTrace(os.getpid(), period=0.005)
+    try:
+        before = time.time()
+        burn(0.3)
+        after = time.time()
+    finally:
+        trace.stop()
+    used = trace.at(after) - trace.at(before)
+    # The kernel counts in ticks (usually 10 ms), and the sample at or after ``after`` may
+    # add a little of the sampler's own time.
+    assert 0.25 <= used <= 0.45
+
+
+def test_a_moment_after_the_trace_stopped_is_refused() -> None:
+    trace = CpuTrace(os.getpid())
+    trace.stop()
+    with pytest.raises(ValueError, match="stopped before it"):
+        trace.at(time.time() + 60)
+
+
+def test_cpu_seconds_grow_with_work() -> None:
+    first = cpu_seconds(os.getpid())
+    burn(0.05)
+    assert cpu_seconds(os.getpid()) > first
