@@ -55,6 +55,9 @@ RULES: dict[str, set[str]] = {
         "sqlalchemy",
         "limits",
     },
+    # The venue agent runs the drivers and keeps their events until the hub has them; it
+    # knows no chess and no game (docs/venue-agent.md).
+    "relay.agent": {"relay.domain", "drivers"},
     # The command line and the demo wire everything together; the demo runs boardsim as a
     # separate process, never as an import.
     "relay.cli": {"relay", "chess", "sqlmodel"},

@@ -15,6 +15,14 @@ every clock reading by the sides in force, and passes each new or revised decisi
 the other way round are read again in that event, from the clock readings they were
 decided with, so the first move's ``%clk`` is right even when its press decides the sides.
 
+Time is the hub's own for a board wired to it: the event loop's clock when an event is
+handled, and a loop timer for the tracker's next deadline. A board read by a venue agent
+(docs/venue-agent.md) runs on the venue's time instead: each event comes with the venue's
+monotonic and Unix time when its driver read it, the agent's time marks say how far the
+venue's time has gone with nothing new, and the tracker's deadlines are met at their own
+moments on that time, before the next event. A backlog that arrives all at once after an
+outage is then decided exactly as it would have been live.
+
 When the sides turn, the tracker must still see the next lever change as the press of the
 player who made it: until then its views keep the lever read the old way (the times and
 flags are read the new way at once), and at the press it is first shown the lever as it
@@ -27,7 +35,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from drivers.events import (
     BoardEvent,
@@ -87,6 +95,17 @@ def _pressed_side(before: Lever) -> Side:
     return "left" if before == Lever.LEFT_UP else "right"
 
 
+@dataclass(frozen=True, slots=True)
+class Stamped:
+    """What a venue agent forwards: a board event and when the venue read it (monotonic and
+    Unix seconds on the venue's clocks); or, with no event, a time mark: the venue's time
+    went on to then with nothing new from the board."""
+
+    event: BoardEvent | None
+    mono: float
+    wall: float
+
+
 class BoardFeed:
     def __init__(
         self,
@@ -96,12 +115,19 @@ class BoardFeed:
         clock_side: ClockSide = "auto",
         recorded: ClockSideDecided | None = None,
         name: str = "board",
+        venue_time: bool = False,
     ) -> None:
         self._tracker = tracker
         self._on_events = on_events
         self._name = name
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
+        #: On the venue's time: the last (monotonic, Unix) time the venue gave; None
+        #: before the first. Otherwise (None and False) the hub's own time.
+        self._venue_time = venue_time
+        self._venue_now: tuple[float, float] | None = None
+        #: The venue's Unix time less its monotonic time, at its last event.
+        self._wall_offset: float | None = None
         #: White's side of the clock: the board's setting and the decision in force.
         self.orientation = Orientation(clock_side, recorded=recorded, ply=tracker.ply)
         #: The last clock reading, and the view of it the tracker was given (with the
@@ -140,13 +166,20 @@ class BoardFeed:
         """White's side of the clock as the feed reads it now."""
         return self.orientation.white_on
 
+    def _now(self) -> tuple[float, float]:
+        """Monotonic and Unix time as the tracker counts them for this board."""
+        if self._venue_time and self._venue_now is not None:
+            return self._venue_now
+        return self._loop.time(), time.time()
+
     def begin(self) -> None:
         """Record the board's fixed clock setting if the game's log lacks it."""
-        self._emit(self._decided(self.orientation.opening(), time.time()))
+        self._emit(self._decided(self.orientation.opening(), self._now()[1]))
 
     def set_clock_side(self, setting: ClockSide) -> None:
         """The operator changed the board's clock setting."""
-        events = self._decided(self.orientation.set(setting), time.time())
+        now, wall = self._now()
+        events = self._decided(self.orientation.set(setting), wall)
         if events and self._view is not None and self._reading is not None:
             # The tracker reads the times the new way at once (its flags stay as they were;
             # the lever turns at the next press).
@@ -156,7 +189,7 @@ class BoardFeed:
                 black_flag=self._view.black_flag,
             )
             self._view, self._view_read = view, (self._reading, self.white_on)
-            events += self._tracker.clock(view, self._loop.time(), time.time())
+            events += self._tracker.clock(view, now, wall)
         self._emit(events)
         self._schedule()
 
@@ -170,8 +203,33 @@ class BoardFeed:
         self._hub_set = True
         self._ran = side
 
-    def handle(self, event: BoardEvent) -> None:
-        now, wall = self._loop.time(), time.time()
+    def advance(self, mono: float, wall: float, *, event: bool = False) -> None:
+        """On the venue's time: the venue's clocks read ``mono`` and ``wall`` (``event``:
+        when its driver read an event, else a time mark). The tracker's deadlines due by
+        then are met first, each at its own moment; the Unix time of a deadline is counted
+        from the last event's, so the same events give the same times however they came."""
+        if not self._venue_time:
+            raise RuntimeError(f"{self._name} runs on the hub's time, not the venue's")
+        last_mono, last_wall = self._venue_now or (mono, wall)
+        if mono < last_mono:
+            log.warning("%s: the venue's time went back %.3f s", self._name, last_mono - mono)
+            mono, wall = last_mono, last_wall
+        if self._wall_offset is None:
+            self._wall_offset = wall - mono
+        while (deadline := self._tracker.deadline) is not None and deadline <= mono:
+            self._venue_now = (deadline, deadline + self._wall_offset)
+            self._emit(self._tracker.settle(*self._venue_now))
+            if self._tracker.deadline == deadline:
+                break  # nothing changed at the deadline: never wait on it again here
+        if event:
+            self._wall_offset = wall - mono
+        self._venue_now = (mono, wall)
+
+    def handle(self, event: BoardEvent, at: tuple[float, float] | None = None) -> None:
+        """An event from the board; on the venue's time, ``at`` is when the venue read it."""
+        if at is not None:
+            self.advance(*at, event=True)
+        now, wall = self._now()
         if isinstance(event, PositionSnapshot | FieldChange):
             read = self._read(event.position)
             if read is not None:
@@ -335,11 +393,11 @@ class BoardFeed:
     def _schedule(self) -> None:
         self.close()
         deadline = self._tracker.deadline
-        if deadline is not None:
+        if deadline is not None and not self._venue_time:
             self._timer = self._loop.call_at(deadline, self._settle)
 
     def _settle(self) -> None:
         self._timer = None
-        self._emit(self._tracker.settle(self._loop.time(), time.time()))
+        self._emit(self._tracker.settle(*self._now()))
         # A timer may fire a hair early; the tracker then still has a deadline.
         self._schedule()

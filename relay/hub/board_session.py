@@ -23,7 +23,7 @@ from drivers.events import (
 from relay.domain.clock.orientation import ClockSide, Orientation, Side
 from relay.domain.game.events import ClockSideDecided, GameEnded, GameEvent, is_logged
 from relay.domain.game.tracker import PositionTracker
-from relay.hub.board_feed import BoardFeed
+from relay.hub.board_feed import BoardFeed, Stamped
 from relay.hub.recorder import GameRecorder
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,7 @@ class BoardSession:
         clock_side: ClockSide = "auto",
         clock_decided: ClockSideDecided | None = None,
         clock_set_by_hub: bool = False,
+        venue_time: bool = False,
     ) -> None:
         self.round_id = round_id
         self.game_id = game_id
@@ -89,6 +90,7 @@ class BoardSession:
             clock_side=clock_side,
             recorded=clock_decided,
             name=f"game {game_id}",
+            venue_time=venue_time,
         )
         if clock_set_by_hub:
             self._feed.hub_set()
@@ -125,13 +127,22 @@ class BoardSession:
         """Batches of decided events not yet in the database."""
         return self._outbox.qsize()
 
-    async def run(self, events: AsyncIterator[BoardEvent]) -> None:
-        """Consume the board's events until the board disconnects or the task is cancelled."""
+    async def run(self, events: AsyncIterator[BoardEvent | Stamped]) -> None:
+        """Consume the board's events until the board disconnects or the task is cancelled.
+        A board read by a venue agent gives each event with the venue's time, and marks of
+        that time passing (``Stamped``); the session must then run on the venue's time."""
         self._writer = self._loop.create_task(self._write())
         self._feed.begin()
         try:
-            async for event in events:
-                self._handle(event)
+            async for item in events:
+                if isinstance(item, Stamped):
+                    if item.event is None:
+                        self._feed.advance(item.mono, item.wall)
+                        continue
+                    event, at = item.event, (item.mono, item.wall)
+                else:
+                    event, at = item, None
+                self._handle(event, at)
                 if isinstance(event, Disconnected) and not event.reconnecting:
                     break
         finally:
@@ -162,7 +173,7 @@ class BoardSession:
         self.tracker = tracker
         self._feed.tracker = tracker
 
-    def _handle(self, event: BoardEvent) -> None:
+    def _handle(self, event: BoardEvent, at: tuple[float, float] | None = None) -> None:
         if not isinstance(event, Disconnected):
             self.last_heard = time.monotonic()
         if isinstance(event, PositionSnapshot | FieldChange):
@@ -181,7 +192,7 @@ class BoardSession:
                 self.clock_connected = event.clock_connected
         elif isinstance(event, ClockCommandResult | ClockCommandFailed):
             self._answer(event)
-        self._feed.handle(event)
+        self._feed.handle(event, at)
         # Board status is shown by a later issue (the arbiter's console).
 
     def _answer(self, event: ClockCommandResult | ClockCommandFailed) -> None:

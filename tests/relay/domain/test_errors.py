@@ -89,6 +89,8 @@ INTENDED: dict[str, Kind] = {
     # hub
     "relay.hub.backups.BackupError": OTHER,
     "relay.hub.clock_desk.ClockControlError": REFUSED,
+    "relay.agent.queue.QueueWriteError": UNAVAILABLE,
+    "relay.agent.sender.LinkProtocolError": INVALID,
     "relay.hub.hub.BoardInUseError": REFUSED,
     "relay.hub.hub.BoardUnavailableError": UNAVAILABLE,
     "relay.hub.hub.HubClosingError": UNAVAILABLE,
@@ -117,6 +119,7 @@ INTENDED: dict[str, Kind] = {
 #: not listed here kept ValueError, but for those that had no base but Exception.
 BUILT_IN_BASES: dict[str, type[Exception]] = {
     "relay.api.refusals.HTTPInputError": HTTPException,
+    "relay.agent.queue.QueueWriteError": OSError,
     "relay.api.server.ServeError": OSError,
     "relay.hub.hub.BoardUnavailableError": OSError,
     "relay.hub.hub.NoBoardAssignedError": LookupError,

@@ -1,0 +1,155 @@
+"""The venue agent's durable queue: every board input is written here, numbered, before it
+is sent, and stays until the hub acknowledges it (docs/venue-agent.md).
+
+A SQLite file with a full sync on every commit: an agent killed at any moment restarts with
+everything it had numbered. Sequence numbers count from 1 per agent with no gaps and are
+never reused, even after the queue empties (the highest is kept apart from the inputs).
+A file that cannot be written (a full disk, a read-only file or folder) is a
+:class:`QueueWriteError` naming the file and the reason: the agent stops rather than send
+an input it could not keep.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from relay.domain.errors import UnavailableError
+
+__all__ = ["AgentQueue", "QueueWriteError", "Queued"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS input (
+    seq INTEGER PRIMARY KEY,
+    board TEXT NOT NULL,
+    mono REAL NOT NULL,
+    wall REAL NOT NULL,
+    event TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS counter (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO counter (name, value) VALUES ('last_seq', 0), ('acked', 0);
+"""
+
+
+class QueueWriteError(OSError, UnavailableError):
+    """The queue's file could not be written: the agent cannot keep what the boards say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """One board input as it waits to be acknowledged."""
+
+    seq: int
+    board: str
+    mono: float
+    wall: float
+    event: dict[str, Any]
+
+
+class AgentQueue:
+    """The queue in the file at ``path`` (created if missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            raise self._cannot(error) from error
+
+    def _cannot(self, error: sqlite3.Error) -> QueueWriteError:
+        return QueueWriteError(f"the agent's queue {self.path} cannot be written: {error}")
+
+    def _counter(self, name: str) -> int:
+        row = self._db.execute("SELECT value FROM counter WHERE name = ?", (name,)).fetchone()
+        return int(row[0])
+
+    @property
+    def last_seq(self) -> int:
+        """The highest number given so far (0 before the first input)."""
+        return self._counter("last_seq")
+
+    @property
+    def acked(self) -> int:
+        """Every input up to this number is acknowledged by the hub."""
+        return self._counter("acked")
+
+    def put(self, *, board: str, mono: float, wall: float, event: dict[str, Any]) -> int:
+        """Number the input and keep it, synced to disk; its number."""
+        text = json.dumps(event, separators=(",", ":"), allow_nan=False)
+        try:
+            with self._transaction():
+                seq = self.last_seq + 1
+                self._db.execute(
+                    "INSERT INTO input (seq, board, mono, wall, event) VALUES (?, ?, ?, ?, ?)",
+                    (seq, board, mono, wall, text),
+                )
+                self._db.execute("UPDATE counter SET value = ? WHERE name = 'last_seq'", (seq,))
+        except sqlite3.Error as error:
+            raise self._cannot(error) from error
+        return seq
+
+    def pending(self, after: int, limit: int = 500) -> list[Queued]:
+        """The inputs numbered after ``after``, oldest first, at most ``limit``."""
+        rows = self._db.execute(
+            "SELECT seq, board, mono, wall, event FROM input WHERE seq > ? ORDER BY seq LIMIT ?",
+            (after, limit),
+        ).fetchall()
+        return [
+            Queued(seq, board, mono, wall, json.loads(event))
+            for seq, board, mono, wall, event in rows
+        ]
+
+    def acknowledge(self, seq: int) -> None:
+        """The hub holds every input up to ``seq``: forget them. A number lower than one
+        already acknowledged changes nothing; one never given is refused."""
+        if seq > self.last_seq:
+            raise ValueError(f"input {seq} was never queued (the last is {self.last_seq})")
+        try:
+            with self._transaction():
+                if seq <= self.acked:
+                    return
+                self._db.execute("DELETE FROM input WHERE seq <= ?", (seq,))
+                self._db.execute("UPDATE counter SET value = ? WHERE name = 'acked'", (seq,))
+        except sqlite3.Error as error:
+            raise self._cannot(error) from error
+
+    @property
+    def backlog(self) -> int:
+        """How many inputs wait for an acknowledgement."""
+        return self.last_seq - self.acked
+
+    def oldest_wall(self) -> float | None:
+        """When the oldest unacknowledged input was read (Unix seconds), if any waits."""
+        row = self._db.execute("SELECT wall FROM input ORDER BY seq LIMIT 1").fetchone()
+        return None if row is None else float(row[0])
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the body raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if error is None:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:  # SQLite has rolled back already after some errors
+            self._db.execute("ROLLBACK")
