@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from relay.agent.queue import QueueWriteError
+from relay.agent.runner import Agent, AgentSettings, BoardPortError
 from relay.api.app import create_app
 from relay.api.server import ServeError, listen_socket, make_server, url_of
 from relay.bus.redis_bus import BusError, close_bus, open_bus
@@ -118,6 +120,36 @@ def build_parser() -> argparse.ArgumentParser:
     _database(revoke)
     listing = token_commands.add_parser("list", help="list users and their roles")
     _database(listing)
+
+    agent = commands.add_parser(
+        "agent",
+        help="at the venue: read the boards and forward them to a hub anywhere",
+        description="Read the venue's boards, keep every event in a local queue, and send "
+        "them to the hub, resending after every drop (docs/venue-agent.md). The hub follows "
+        "board B of this agent as agent://NAME/B.",
+    )
+    agent.add_argument(
+        "boards",
+        nargs="+",
+        metavar="BOARD=PORT | EVENT_FILE",
+        help="each board's name and port (1=/dev/ttyACM0), or an event file whose [[board]] "
+        "entries give the ports at the venue (board N is named N)",
+    )
+    agent.add_argument(
+        "--hub", required=True, help="the hub: https://relay.example.org (TLS) or http://host:8000"
+    )
+    agent.add_argument(
+        "--token",
+        default=os.environ.get("RELAY_AGENT_TOKEN"),
+        help="an operator's token (default $RELAY_AGENT_TOKEN)",
+    )
+    agent.add_argument("--name", default="venue", help="this agent's name (default venue)")
+    agent.add_argument(
+        "--queue",
+        type=Path,
+        default=Path("relay-agent-queue.db"),
+        help="the queue file, kept across restarts (default relay-agent-queue.db)",
+    )
 
     back_up = commands.add_parser("backup", help="copy the SQLite database into a folder")
     _database(back_up)
@@ -235,6 +267,47 @@ async def _demo(settings: Settings, options: DemoOptions, duration: float | None
         await demo.stop()
 
 
+def agent_boards(given: Sequence[str]) -> dict[str, str]:
+    """Board name -> port, from ``NAME=PORT`` words and event files."""
+    boards: dict[str, str] = {}
+    for word in given:
+        name, equals, port = word.partition("=")
+        if equals:
+            if not name or not port:
+                raise CommandError(f"{word!r}: a board is NAME=PORT, e.g. 1=/dev/ttyACM0")
+            pairs = [(name, port)]
+        else:
+            pairs = [(str(board.number), board.url) for board in read_event_file(Path(word)).boards]
+        for name, port in pairs:
+            if name in boards:
+                raise CommandError(f"board {name} is given twice")
+            boards[name] = port
+    return boards
+
+
+async def _agent(args: argparse.Namespace) -> None:
+    if not args.token:
+        raise CommandError("an agent needs an operator's token: --token or $RELAY_AGENT_TOKEN")
+    try:
+        settings = AgentSettings(
+            hub=args.hub, token=args.token, name=args.name, boards=agent_boards(args.boards),
+            queue=args.queue,
+        )  # fmt: skip
+        agent = Agent(settings)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    print(f"relay agent {args.name}: {len(settings.boards)} boards to {agent.url}", flush=True)
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop() -> None:
+        task.cancel()
+
+    _on_stop_signals(stop)
+    with contextlib.suppress(asyncio.CancelledError):
+        await agent.run()
+
+
 def _token(args: argparse.Namespace, settings: Settings) -> None:
     engine = open_store(settings.db_url)
     try:
@@ -299,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         settings = Settings.from_env(
-            db_url=args.db if args.command != "demo" else None,
+            db_url=getattr(args, "db", None) if args.command != "demo" else None,
             host=getattr(args, "host", None),
             port=getattr(args, "port", None),
             certfile=getattr(args, "certfile", None),
@@ -308,7 +381,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             backup_dir=getattr(args, "backup_dir", None),
             redis_url=getattr(args, "redis", None),
         )
-        if args.command == "serve":
+        if args.command == "agent":
+            asyncio.run(_agent(args))
+        elif args.command == "serve":
             setup = read_event_file(args.event_file) if args.event_file else None
             asyncio.run(_serve(settings, setup))
         elif args.command == "demo":
@@ -335,6 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         CommandError,
         BackupError,
         BusError,
+        QueueWriteError,
+        BoardPortError,
     ) as error:
         print(f"relay: {error}", file=sys.stderr)
         return 1

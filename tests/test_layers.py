@@ -57,7 +57,7 @@ RULES: dict[str, set[str]] = {
     },
     # The venue agent runs the drivers and keeps their events until the hub has them; it
     # knows no chess and no game (docs/venue-agent.md).
-    "relay.agent": {"relay.domain", "drivers"},
+    "relay.agent": {"relay.domain", "drivers", "websockets"},
     # The command line and the demo wire everything together; the demo runs boardsim as a
     # separate process, never as an import.
     "relay.cli": {"relay", "chess", "sqlmodel"},

@@ -69,6 +69,13 @@ class AgentSender:
     def disconnected(self) -> None:
         self.state = LinkState.OFFLINE
 
+    @property
+    def unsent(self) -> int:
+        """Inputs queued and not yet sent on this connection (all of them while offline)."""
+        if self.state is not LinkState.ONLINE:
+            return self.queue.backlog
+        return self.queue.last_seq - (self._next - 1)
+
     def queued(self) -> list[dict[str, Any]]:
         """An input was put in the queue: what may be sent now."""
         return self._pump()
@@ -129,9 +136,10 @@ class AgentSender:
         pending = self.queue.pending(after=self._next - 1, limit=room)
         if pending:
             self._next = pending[-1].seq + 1
-        return [
+        if not pending:
+            return []
+        items = [
             {
-                "type": "input",
                 "seq": queued.seq,
                 "board": queued.board,
                 "mono": queued.mono,
@@ -140,3 +148,4 @@ class AgentSender:
             }
             for queued in pending
         ]
+        return [{"type": "inputs", "items": items}]

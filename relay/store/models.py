@@ -155,3 +155,19 @@ class Bye(SQLModel, table=True):
     round_id: int = Field(foreign_key="round.id", index=True)
     player_id: int = Field(foreign_key="player.id")
     kind: ByeKind = Field(sa_type=WordColumn(ByeKind.parse))
+
+
+class AgentInput(SQLModel, table=True):
+    """A board event a venue agent forwarded, as the hub committed it before acknowledging
+    it (docs/venue-agent.md): numbered per agent from 1 with no gaps."""
+
+    __tablename__ = "agent_input"
+
+    agent: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    board: str
+    #: When the venue's driver read it: the venue's monotonic and Unix seconds.
+    mono: float
+    wall: float
+    event: str  # JSON object: drivers/event_codec.py
+    received_at: float

@@ -25,8 +25,10 @@ def fill(queue: AgentQueue, count: int) -> None:
 
 
 def seqs(messages: list[dict[str, Any]]) -> list[int]:
-    assert all(message["type"] == "input" for message in messages)
-    return [message["seq"] for message in messages]
+    """The inputs sent, by number: at most one message of them per turn."""
+    assert len(messages) <= 1
+    assert all(message["type"] == "inputs" for message in messages)
+    return [item["seq"] for message in messages for item in message["items"]]
 
 
 def online(queue: AgentQueue, acked: int = 0, window: int = 256) -> tuple[AgentSender, list[Any]]:
@@ -42,8 +44,8 @@ def test_after_the_welcome_the_backlog_goes_from_what_the_hub_holds(queue: Agent
     fill(queue, 5)
     _, sent = online(queue, acked=2)
     assert seqs(sent) == [3, 4, 5]
-    assert sent[0] == {
-        "type": "input", "seq": 3, "board": "1", "mono": 2.0, "wall": 1002.0, "event": EVENT
+    assert sent[0]["items"][0] == {
+        "seq": 3, "board": "1", "mono": 2.0, "wall": 1002.0, "event": EVENT
     }  # fmt: skip
     assert queue.acked == 2  # the welcome acknowledges what the hub holds
 

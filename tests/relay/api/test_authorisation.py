@@ -142,9 +142,12 @@ def test_each_guarded_route_admits_its_role_and_up_and_no_one_else(world):
 
 
 def websocket_routes(client: TestClient) -> list[APIWebSocketRoute]:
+    """The streams: every websocket but the venue agents' link, whose roles are tested in
+    ``test_agent_link_api.py``."""
     routes = [r for r in api_routes(client.app) if isinstance(r, APIWebSocketRoute)]  # type: ignore[arg-type]
-    assert routes
-    return routes
+    streams = [r for r in routes if r.path != "/api/agent"]
+    assert len(streams) == len(routes) - 1 >= 2
+    return streams
 
 
 def close_code(client: TestClient, path: str) -> int | None:

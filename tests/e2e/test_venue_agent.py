@@ -1,0 +1,110 @@
+"""A round read at the venue by ``relay agent`` and relayed by a hub elsewhere
+(docs/venue-agent.md), through a link that is cut and then blackholed mid-round (nothing
+passes and nothing closes, until the agent's pings go unanswered and it connects again):
+every game is stored move for move, no input is kept twice, and the hub shows the agent
+gone while the link is cut.
+
+Real processes: boardsim plays real games on pseudo-terminals, ``relay agent`` reads them
+through the real DGT driver and its queue, a TCP proxy of the test's own stands for the
+venue's internet, and ``relay serve`` follows the boards as ``agent://hall/N``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from bench.boardsim_process import BoardsimProcess
+from relay.demo.pgn_round import bundled_games
+from relay.store.access import create_token
+from relay.store.engine import open_store
+from relay.store.models import AgentInput
+from tests.e2e.test_kill_restart import differences, event_file, follow, source_games, stored_moves
+from tests.link_proxy import LinkProxy
+from tests.relay_serve import relay_serve
+
+BOARDS = 4
+FINISH_SECONDS = 240
+
+
+@contextlib.contextmanager
+def relay_agent(
+    folder: Path, hub_port: int, token: str, ports: list[str]
+) -> Iterator[subprocess.Popen[str]]:
+    boards = [f"{n}={port}" for n, port in enumerate(ports, start=1)]
+    command = [sys.executable, "-m", "relay.cli", "-v", "agent", *boards]
+    command += ["--hub", f"http://127.0.0.1:{hub_port}", "--token", token, "--name", "hall"]
+    command += ["--queue", str(folder / "agent-queue.db")]
+    with (
+        (folder / "agent.log").open("a") as log,
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True) as agent,
+    ):
+        assert agent.stdout is not None
+        assert "boards to ws://" in agent.stdout.readline()
+        try:
+            yield agent
+        finally:
+            agent.terminate()
+            agent.wait(timeout=30)
+
+
+def agent_status(address: str, token: str) -> dict[str, object]:
+    request = urllib.request.Request(
+        f"http://{address}api/agents", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return dict(json.loads(reply.read())[0])
+
+
+def test_a_round_through_an_agent_survives_a_cut_and_a_blackholed_link(tmp_path: Path) -> None:
+    sources = source_games()
+    boardsim = BoardsimProcess(
+        bundled_games(),
+        BOARDS,
+        *("--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "5", "--report-moves"),
+    )
+    expected = {board: sources[(board - 1) % len(sources)] for board in range(1, BOARDS + 1)}
+    try:
+        event = tmp_path / "event.toml"
+        event.write_text(event_file([f"agent://hall/{n}" for n in range(1, BOARDS + 1)]))
+        db = f"sqlite:///{tmp_path / 'round.db'}"
+        with relay_serve(tmp_path, event, db) as (_, address):
+            engine = open_store(db)
+            with Session(engine) as session:
+                operator = create_token(session, user="Venue laptop", role="operator")
+                session.commit()
+            stream = f"ws://{address}api/rounds/1/stream"
+            hub_port = int(address.rstrip("/").rpartition(":")[2])
+            with (
+                LinkProxy(hub_port) as proxy,
+                relay_agent(tmp_path, proxy.port, operator, boardsim.ports),
+            ):
+                follow(stream, lambda plies: sum(plies.values()) >= 40, 120)
+                proxy.cut()
+                boardsim.wait_until(lambda: len(boardsim.moved) >= 70, 60, "moves")
+                assert agent_status(address, operator)["connected"] is False
+                proxy.restore()
+                follow(stream, lambda plies: sum(plies.values()) >= 90, 120)
+                proxy.blackhole()
+                # The agent hears no answer to its pings and connects again (held too).
+                proxy.wait_accepted(3, 60)
+                assert len(boardsim.moved) > 100  # the boards played on meanwhile
+                proxy.restore()
+                finished = {board: len(moves) for board, moves in expected.items()}
+                with contextlib.suppress(AssertionError):  # the comparison below says what
+                    follow(stream, lambda plies: plies == finished, FINISH_SECONDS)
+            after = stored_moves(db)
+            assert after == expected, differences(after, expected)
+            with Session(engine) as session:
+                seqs = sorted(row.seq for row in session.exec(select(AgentInput)))
+            engine.dispose()
+            assert seqs == list(range(1, len(seqs) + 1))  # each input kept once, none missing
+    finally:
+        boardsim.stop()

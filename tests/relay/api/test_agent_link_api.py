@@ -1,0 +1,147 @@
+"""The venue agents' websocket: who may connect, inputs acknowledged once committed and
+kept once, a broken order refused in words, and a game following an agent's board on the
+venue's time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import chess
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, select
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from drivers.event_codec import encode
+from drivers.events import FieldChange, PositionSnapshot
+from relay.store.models import AgentInput
+from tests.relay.api.helpers import hub_of, setup_round, token
+
+BEEP = {"kind": "Beep", "duration_ms": 1}
+HELLO = {"type": "hello", "agent": "hall", "boards": [{"board": "1", "port": "/dev/ttyACM0"}]}
+
+
+def connect(client: TestClient, role: str = "operator") -> WebSocketTestSession:
+    return client.websocket_connect("/api/agent", headers=token(client, role, user=role))
+
+
+def greet(ws: WebSocketTestSession) -> int:
+    ws.send_text(json.dumps(HELLO))
+    welcome = json.loads(ws.receive_text())
+    assert welcome["type"] == "welcome"
+    return int(welcome["acked"])
+
+
+def inputs(*items: tuple[int, float, dict[str, Any]], board: str = "1") -> str:
+    return json.dumps(
+        {
+            "type": "inputs",
+            "items": [
+                {"seq": seq, "board": board, "mono": mono, "wall": 1e9 + mono, "event": event}
+                for seq, mono, event in items
+            ],
+        }
+    )
+
+
+def stored(client: TestClient) -> list[int]:
+    with Session(hub_of(client).engine) as session:
+        return sorted(row.seq for row in session.exec(select(AgentInput)))
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [({}, 4401), ({"Authorization": "Bearer nonsense"}, 4401), ("keyer", 4403)],
+)
+def test_only_an_operator_may_run_an_agent(
+    client: TestClient, headers: dict[str, str] | str, code: int
+) -> None:
+    sent = token(client, headers) if isinstance(headers, str) else headers
+    with (
+        client.websocket_connect("/api/agent", headers=sent) as ws,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        ws.receive_text()
+    assert closed.value.code == code
+
+
+def test_inputs_are_acknowledged_once_kept_and_kept_once(client: TestClient) -> None:
+    with connect(client) as ws:
+        assert greet(ws) == 0
+        ws.send_text(inputs((1, 0.1, BEEP), (2, 0.2, BEEP)))
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 2}
+    assert stored(client) == [1, 2]
+    with connect(client) as ws:
+        assert greet(ws) == 2  # a new connection starts from what the hub holds
+        ws.send_text(inputs((2, 0.2, BEEP), (3, 0.3, BEEP)))  # the ack of 2 was lost
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 3}
+    assert stored(client) == [1, 2, 3]
+    assert hub_of(client).agents.status()[0] | {"since": None, "last_heard": None} == {
+        "agent": "hall",
+        "connected": False,
+        "since": None,
+        "last_heard": None,
+        "acked": 3,
+        "boards": [{"board": "1", "port": "/dev/ttyACM0", "followed": False}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        (inputs((2, 0.1, BEEP)), "sent input 2 after 0: inputs come in order"),
+        (inputs((1, 0.1, BEEP), board="9"), "input 1 is for board '9', which the agent lacks"),
+        (inputs((1, 0.1, {"kind": "Explode"})), "input 1: event: unknown kind 'Explode'"),
+        (inputs((1, float("nan"), BEEP)), "mono is a finite number"),
+        ("{not json", "a message is one JSON object"),
+        (json.dumps({"type": "shout"}), "unknown message type 'shout'"),
+        (json.dumps({"type": "inputs", "items": []}), "items is a list of 1 to 1000"),
+    ],
+)
+def test_a_message_the_protocol_does_not_allow_closes_the_link_in_words(
+    client: TestClient, message: str, words: str
+) -> None:
+    with connect(client) as ws:
+        greet(ws)
+        ws.send_text(message)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 1008
+    assert words in closed.value.reason
+    assert stored(client) == []
+
+
+def position(board: chess.Board) -> tuple[str | None, ...]:
+    return tuple(
+        piece.symbol() if (piece := board.piece_at(square)) else None for square in range(64)
+    )
+
+
+def test_a_game_follows_an_agents_board_on_the_venues_time(client: TestClient) -> None:
+    _, game_id = setup_round(client)
+    hub = hub_of(client)
+    assert client.portal is not None
+    client.portal.call(lambda: hub.attach_dgt_board(game_id=game_id, url="agent://hall/1"))
+    board = chess.Board()
+    start = position(board)
+    lifted = tuple(None if square == chess.E2 else piece for square, piece in enumerate(start))
+    board.push_san("e4")
+    with client.websocket_connect(f"/api/games/{game_id}/stream") as stream, connect(client) as ws:
+        greet(ws)
+        ws.send_text(
+            inputs(
+                (1, 10.0, encode(PositionSnapshot(start))),
+                (2, 11.0, encode(FieldChange(chess.E2, None, lifted))),
+                (3, 11.3, encode(FieldChange(chess.E4, "P", position(board)))),
+            )
+        )
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 3}
+        # Nothing happens on the venue's time until the agent says it has passed.
+        for tenth in range(114, 140):
+            ws.send_text(json.dumps({"type": "time", "mono": tenth / 10, "wall": 1e9 + tenth / 10}))
+        while (message := json.loads(stream.receive_text())).get("kind") != "move":
+            pass
+    assert message["data"]["san"] == "e4"
+    assert message["data"]["at"] == pytest.approx(1e9 + 11.3 + 0.25, abs=0.5)
