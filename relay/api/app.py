@@ -14,14 +14,18 @@ from fastapi.staticfiles import StaticFiles
 
 from relay.api import (
     admin,
+    agent_link,
     arbiter,
     boards,
     clocks,
     entries,
     faults,
+    game_input,
     games,
     imports,
     pairings,
+    player_names,
+    score_check,
     standings,
     stream_routes,
     team_standings,
@@ -104,12 +108,16 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         team_standings,
         stream_routes,
         arbiter,
+        score_check,
         entries,
+        game_input,
         clocks,
         pairings,
         boards,
         admin,
         imports,
+        player_names,
+        agent_link,
     ):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     declare(app)

@@ -18,6 +18,7 @@ from relay.api.ids import MAX_STORED, GameId, RoundId
 from relay.api.refusals import refusals, unreadable
 from relay.api.schemas.audit import AuditRecord
 from relay.api.schemas.games import GameChanged, PgnImported
+from relay.api.schemas.player_names import RoundPublished
 from relay.api.schemas.rounds import RoundInfo
 from relay.api.text_bodies import NotTextError, text_file
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
@@ -107,13 +108,18 @@ async def correct_moves(
 @router.post("/rounds/{round_id}/publish")
 async def publish(
     request: Request, hub: HubDep, who: ArbiterDep, round_id: RoundId, body: PublishIn
-) -> RoundInfo:
-    """Show the round to the public (or hide it again)."""
+) -> RoundPublished:
+    """Show the round to the public (or hide it again). Publishing is never refused for
+    names, but ``warnings`` says when players may be one person (docs/game-input.md,
+    "Names")."""
     with refusals(f"round {round_id}", ArbiterActionError):
         round_ = await hub.desk.publish(round_id=round_id, published=body.published, who=who)
     rooms: Rooms = request.app.state.rooms
     rooms.drop_public()
-    return round_view(round_)
+    warning = None
+    if round_.published:
+        warning = await hub.names.warning(tournament_id=round_.tournament_id)
+    return RoundPublished(**dict(round_view(round_)), warnings=[warning] if warning else [])
 
 
 @router.put("/rounds/{round_id}/delay")

@@ -1,6 +1,6 @@
 """The operator's routes: attaching electronic boards to games and taking them off, each
-board's clock setting, and the scoresheet's draw offers (its device holds an operator
-token)."""
+board's clock setting, and the scoresheet's draw offers (an operator's token, or the
+game's own device token: ``relay.api.device_access``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from relay.api.deps import HubDep, OperatorDep
+from relay.api.device_access import ScoresheetDep
 from relay.api.ids import BodyId, EBoardId, GameId
 from relay.api.refusals import refusals
 from relay.api.schemas.boards import BoardAssignment, EBoardClockSide, GameBoardState
@@ -85,9 +86,10 @@ class DrawIn(BaseModel):
 
 
 @router.post("/games/{game_id}/draw")
-async def draw(hub: HubDep, who: OperatorDep, game_id: GameId, body: DrawIn) -> DrawOfferState:
+async def draw(hub: HubDep, who: ScoresheetDep, game_id: GameId, body: DrawIn) -> DrawOfferState:
     """A draw offer, acceptance, refusal or withdrawal from the scoresheet beside the board
-    (9.1.2). An accepted offer proposes the draw for the arbiter to confirm."""
+    (9.1.2). An accepted offer proposes the draw for the arbiter to confirm. Operator and
+    up, or the game's own device token (a keyer's bound to this game)."""
     with refusals(f"game {game_id}", DrawOfferError):
         change = await hub.desk.draw(
             game_id=game_id, player=body.player, action=body.action, who=who

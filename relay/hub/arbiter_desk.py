@@ -17,10 +17,12 @@ from sqlmodel import Session
 from relay.domain.formats.event_file import MAX_DELAY_SECONDS
 from relay.domain.formats.pgn_import import ImportedGame
 from relay.domain.game.arbiter import ArbiterActionError, replace_moves, set_result, verify_result
+from relay.domain.game.draw_claims import ClaimVerdict, DrawClaimError, claim_events
 from relay.domain.game.draw_offers import draw_action
 from relay.domain.game.entries import Accepted, EntryConflictError, Repeated, entry_events
 from relay.domain.game.events import GameEvent, MovesReplaced, event_data, event_from_data
 from relay.domain.game.record import GameRecord
+from relay.domain.game.result_agreement import agreed_result
 from relay.domain.results import Result
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder, audited
@@ -53,6 +55,14 @@ class EntryChange:
     """A move entered by hand: what the entry was judged to be, and the game after it."""
 
     judged: Accepted | Repeated
+    change: GameChange
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimChange:
+    """A draw claimed on the scoresheet: what the hub made of it, and the game after it."""
+
+    verdict: ClaimVerdict
     change: GameChange
 
 
@@ -143,6 +153,46 @@ class ArbiterDesk:
             {"player": player},
         )
 
+    async def claim_draw(
+        self, *, game_id: int, ply: int, rule: str, move: str | None, who: Identity
+    ) -> ClaimChange:
+        """A draw claimed on the scoresheet (9.2, 9.3) by the player to move, with the move
+        for ``ply`` or none (docs/game-input.md): a correct claim proposes the draw, a wrong
+        one alerts the arbiter (and plays the move); a claim made before is acknowledged."""
+        if move is not None and self._followed(game_id):
+            raise DrawClaimError(
+                f"game {game_id} is followed by its electronic board: claim without a move, "
+                "the board plays it"
+            )
+        verdicts: list[ClaimVerdict] = []
+
+        def decide(record: GameRecord, at: float) -> list[GameEvent]:
+            verdict, events = claim_events(record, ply=ply, rule=rule, move=move, at=at)
+            verdicts.append(verdict)
+            return events
+
+        detail = {"ply": ply, "rule": rule, "move": move}
+        change = await self._change(game_id, decide, who, "claim-draw", "", detail)
+        return ClaimChange(verdicts[0], change)
+
+    async def agree_result(
+        self, *, game_id: int, result: Result, signed: Sequence[str], who: Identity
+    ) -> GameChange:
+        """The result both players confirmed on the scoresheet (White, then Black), proposed
+        for the arbiter; nothing is recorded when the game has it or it is proposed already."""
+        return await self._change(
+            game_id,
+            lambda record, at: [
+                proposal
+                for proposal in [agreed_result(record, result=result, signed=signed, at=at)]
+                if proposal is not None
+            ],
+            who,
+            "agree-result",
+            "",
+            {"result": result, "signed": list(signed)},
+        )
+
     async def publish(self, *, round_id: int, published: bool, who: Identity) -> Round:
         def work(session: Session) -> Round:
             round_ = publish_round(session, round_id=round_id, published=published)
@@ -226,6 +276,19 @@ class ArbiterDesk:
             self._recorder.publish(round_id, events)
             self._on_game_changed(game_id, records[game_id])
         return report
+
+    async def change(
+        self,
+        game_id: int,
+        decide: Callable[[GameRecord, float], Sequence[GameEvent]],
+        who: Identity,
+        action: str,
+        detail: dict[str, Any],
+        reason: str = "",
+    ) -> GameChange:
+        """A change another desk decides from the game's record on the store thread (the
+        game-input desk's), checked, recorded, audited and published like the arbiter's."""
+        return await self._change(game_id, decide, who, action, reason, detail)
 
     async def _change(
         self,

@@ -24,6 +24,7 @@ Bronstein, delay) is the arbiter's to choose on the clock before the round.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import secrets
 import time
@@ -74,6 +75,9 @@ class Outcome(Enum):
     NO_ACK = "no acknowledgement"
     NO_CLOCK = "no clock"
     NO_BOARD = "no board"
+    #: A game with no electronic board (its moves are entered by hand): the hub's own
+    #: count of its times was started, paused or resumed; no clock was told.
+    HUB_TIMED = "timed by the hub"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +127,8 @@ class ClockDesk:
         self._sessions = sessions
         self._changes: dict[str, TimeChange] = {}
         self.rounds: dict[int, RoundClocks] = {}
+        #: Of the games last listed, those with no electronic board assigned.
+        self._hand_games: set[int] = set()
 
     # Starting, pausing, resuming
 
@@ -135,6 +141,10 @@ class ClockDesk:
         seconds = _clock_seconds(control.starting_seconds)
         pending = []
         for game_id, board in games:
+            if self._by_hand(game_id):
+                started = functools.partial(ClocksStarted, seconds, seconds, who.user)
+                pending.append(self._hub_timed(game_id, started, who, "start-clocks"))
+                continue
             white = self._side(game_id, "white")
             pending.append(
                 self._command(
@@ -184,6 +194,13 @@ class ClockDesk:
         """Stop both clocks of every chosen board at the times they show."""
         pending = []
         for game_id, board in await self._games(round_id, game_ids):
+            if self._by_hand(game_id):
+                pending.append(
+                    self._hub_timed(
+                        game_id, lambda at: ClocksPaused(who.user, reason, at), who, "pause-clocks"
+                    )
+                )
+                continue
             times = self._shown(game_id)
             if times is None:
                 pending.append(_ready(self._unread(game_id, board)))
@@ -209,6 +226,13 @@ class ClockDesk:
         games = await self._games(round_id, game_ids)
         pending = []
         for game_id, board in games:
+            if self._by_hand(game_id):
+                pending.append(
+                    self._hub_timed(
+                        game_id, lambda at: ClocksResumed(who.user, at), who, "resume-clocks"
+                    )
+                )
+                continue
             times = self._shown(game_id)
             view = await self._views.game(game_id)
             record = view.record(len(view.events))
@@ -337,6 +361,19 @@ class ClockDesk:
 
     # Internals
 
+    def _by_hand(self, game_id: int) -> bool:
+        """No electronic board is assigned to the game and none follows it: its moves are
+        entered by hand (docs/game-input.md), and the hub's own count is its clock."""
+        return game_id in self._hand_games and game_id not in self._sessions
+
+    async def _hub_timed(
+        self, game_id: int, event: Callable[[float], GameEvent], who: Identity, action: str
+    ) -> BoardReport:
+        view = await self._views.game(game_id)
+        round_id = view.pairing.game.round_id
+        await self._record(round_id, game_id, [event(time.time())], who, action, None)
+        return BoardReport(game_id, view.board, Outcome.HUB_TIMED, "no electronic clock")
+
     def _unread(self, game_id: int, board: int) -> BoardReport:
         """The report for a game whose clock times are not known: no board follows it, or
         its clock has not been read."""
@@ -425,6 +462,9 @@ class ClockDesk:
     async def _games(self, round_id: int, chosen: Sequence[int] | None) -> list[tuple[int, int]]:
         games = await self._recorder.run(lambda s: list_games(s, round_id=round_id))
         pairs = [(game.id, game.board) for game in games if game.id is not None]
+        self._hand_games = {
+            game.id for game in games if game.id is not None and game.eboard_id is None
+        }
         if chosen is None:
             return pairs
         wanted = set(chosen)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,6 +38,7 @@ from relay.domain.formats.pgn import (
     render_game,
     render_round,
 )
+from relay.domain.game.amendments import Amendment, amendments
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
 from relay.hub.recorder import read_store
@@ -116,8 +118,11 @@ class GameView:
         text = self._pgn.get(version)
         if text is None:
             record = self.record(version)
+            marks = self.amended(version)
             text = render_game(
-                headers(self.pairing, record, self.events, self.control), pgn_moves(record)
+                amended_headers(headers(self.pairing, record, self.events, self.control), marks),
+                amended_moves(pgn_moves(record), marks),
+                before=opening_note(record),
             )
             _keep(self._pgn, version, text)
         return text
@@ -130,9 +135,18 @@ class GameView:
     def summary(self, version: int) -> dict[str, Any]:
         summary = self._summaries.get(version)
         if summary is None:
-            summary = game_summary(self.pairing, self.record(version), version)
+            record = self.record(version)
+            summary = game_summary(self.pairing, record, version, self.amended(version))
             _keep(self._summaries, version, summary)
         return summary
+
+    def amended(self, version: int) -> tuple[Amendment, ...]:
+        """The arbiter's amendments of the moves as of ``version`` (rare: a log without an
+        arbiter's correction is not folded again)."""
+        events = self.events[:version]
+        if not any(item.kind == "arbiter-correction" for item in events):
+            return ()
+        return amendments(event_from_data(item.kind, item.data) for item in events)
 
     def detail(self, version: int) -> dict[str, Any]:
         record = self.record(version)
@@ -177,8 +191,11 @@ def player_view(player: Player) -> dict[str, Any]:
     }
 
 
-def game_summary(pairing: Pairing, record: GameRecord, version: int) -> dict[str, Any]:
-    """A board summary: players, position, last move, result, and the log version."""
+def game_summary(
+    pairing: Pairing, record: GameRecord, version: int, amended: Sequence[Amendment] = ()
+) -> dict[str, Any]:
+    """A board summary: players, position, last move, result, and the log version;
+    ``amended``: the arbiter's amendments of the moves (:meth:`GameView.amended`)."""
     last = record.last_move
     return {
         "id": pairing.game.id,
@@ -197,6 +214,10 @@ def game_summary(pairing: Pairing, record: GameRecord, version: int) -> dict[str
         "proposed_result": record.proposed_result,
         "draw_offer": record.draw_offer,
         "clock": clock_summary(record.clock),
+        "amended": [
+            {"ply": a.ply, "removed": a.removed, "added": a.added, "by": a.by, "reason": a.reason}
+            for a in amended
+        ],
         "v": version,
     }
 
@@ -281,14 +302,54 @@ def headers(
 def pgn_moves(record: GameRecord) -> list[PgnMove]:
     """The moves with ``%clk`` and ``%emt`` from the game's clock."""
     timings = _padded(record.clock.timings, len(record.moves))
+    notes = keyed_notes(record)
     return [
         PgnMove(
             move.san,
             timing.clock if timing is not None else move.clock,
+            note=notes.get(ply),
             spent=timing.spent if timing is not None else None,
         )
-        for move, timing in zip(record.moves, timings, strict=True)
+        for ply, (move, timing) in enumerate(zip(record.moves, timings, strict=True), start=1)
     ]
+
+
+def amended_headers(tags: GameHeaders, marks: Sequence[Amendment]) -> GameHeaders:
+    """The headers with the ``Amended`` tag naming the plies an arbiter amended."""
+    if not marks:
+        return tags
+    return dataclasses.replace(tags, amended=", ".join(f"ply {mark.ply}" for mark in marks))
+
+
+def amended_moves(moves: list[PgnMove], marks: Sequence[Amendment]) -> list[PgnMove]:
+    """The moves with a comment at each amended ply (``{amended by the arbiter: why}``);
+    moves removed from the end are said after the last move left."""
+    for mark in marks:
+        if not moves:
+            break
+        words = mark.words()
+        at = mark.ply
+        if at > len(moves):
+            at = len(moves)
+            words += f" (the moves from ply {mark.ply} removed)"
+        move = moves[at - 1]
+        note = words if move.note is None else f"{move.note}; {words}"
+        moves[at - 1] = dataclasses.replace(move, note=note)
+    return moves
+
+
+def keyed_notes(record: GameRecord) -> dict[int, str]:
+    """The game-input desk's notes by the ply they follow (0: before the first move), one
+    text per ply; a note after moves since taken back stays with the last move."""
+    notes: dict[int, list[str]] = {}
+    for note in record.notes:
+        notes.setdefault(min(note.ply, len(record.moves)), []).append(note.text)
+    return {ply: "; ".join(texts) for ply, texts in notes.items()}
+
+
+def opening_note(record: GameRecord) -> str | None:
+    """The notes before the first move, as one comment (None without any)."""
+    return keyed_notes(record).get(0)
 
 
 class GameViews:

@@ -26,11 +26,14 @@ from relay.domain.game.events import event_from_data
 from relay.domain.game.laws import rules_for
 from relay.domain.game.record import GameRecord
 from relay.domain.game.tracker import PositionTracker
+from relay.hub.agent_links import AgentBoardLink, AgentLinks, parse_address
 from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.board_session import BoardSession
 from relay.hub.clock_desk import ClockDesk
 from relay.hub.game_views import GameViews, control_of
+from relay.hub.input_desk import InputDesk
 from relay.hub.pairing_desk import PairingDesk
+from relay.hub.player_names import PlayerNames
 from relay.hub.recorder import GameRecorder
 from relay.store.access import Identity, audit
 from relay.store.event_log import read_events
@@ -77,7 +80,11 @@ class Hub:
             self.recorder, self.views, self.game_changed, lambda game_id: game_id in self.sessions
         )
         self.clocks = ClockDesk(self.recorder, self.views, self.sessions)
+        self.input = InputDesk(self.desk, self.views, lambda game_id: game_id in self.sessions)
         self.pairings = PairingDesk(self.recorder, self.views)
+        self.names = PlayerNames(self.recorder, self.views)
+        #: Venue agents and the boards they read (docs/venue-agent.md).
+        self.agents = AgentLinks(self.recorder)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         #: The port each followed game's board is on, by game.
@@ -101,7 +108,19 @@ class Hub:
 
         A board still followed by a finished game (last round's, on the same board number)
         is handed over to this one; a board whose game is still in play is refused.
+
+        ``agent://AGENT/BOARD`` is a board a venue agent reads: the game follows it on the
+        venue's time, whether or not the agent is connected yet.
         """
+        address = parse_address(url)
+        if address is not None:
+
+            async def through_agent(resuming: bool) -> BoardLink:
+                return self.agents.board(*address)
+
+            return await self._attach(
+                game_id, through_agent, url, port=url, clock_side=clock_side, venue_time=True
+            )
 
         async def connect(resuming: bool) -> BoardLink:
             # A game with stored moves is resumed: the board's log may hold moves made
@@ -268,6 +287,7 @@ class Hub:
         name: str,
         port: str | None = None,
         clock_side: ClockSide | None = None,
+        venue_time: bool = False,
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
@@ -311,6 +331,7 @@ class Hub:
             clock_decided=record.clock_side,
             # Clocks started centrally (before a restart): their running side is the hub's.
             clock_set_by_hub=record.clock.started,
+            venue_time=venue_time,
         )
         self.sessions[game_id] = session
         self._links[game_id] = link
@@ -322,7 +343,10 @@ class Hub:
 
     async def _follow(self, game_id: int, session: BoardSession, link: BoardLink) -> None:
         try:
-            await session.run(link.events())
+            if isinstance(link, AgentBoardLink):
+                await session.run(link.stamped_events())
+            else:
+                await session.run(link.events())
         finally:
             # A board that went away frees its game for another attach.
             if self.sessions.get(game_id) is session:

@@ -74,6 +74,12 @@ def ready_checks(live: LiveRound) -> dict[str, tuple[str, Callable[[Page], None]
         expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
         assert "token" not in page.url
 
+    def input_desk(page: Page) -> None:
+        expect(page.locator("#desk")).to_be_visible(timeout=WAIT_MS)
+        expect(page.locator("#games tbody tr")).to_have_count(BOARDS, timeout=WAIT_MS)
+        expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
+        assert "token" not in page.url
+
     return {
         "viewer": (live.url(), viewer),
         "game": (live.url("game", id=game), game_page),
@@ -82,6 +88,7 @@ def ready_checks(live: LiveRound) -> dict[str, tuple[str, Callable[[Page], None]
         "bulletin": (live.url("bulletin"), bulletin),
         "scoresheet": (live.url("scoresheet", game=game), scoresheet),
         "arbiter": (live.url("arbiter", token=live.arbiter), arbiter),
+        "input": (live.url("input", round=1, token=live.operator), input_desk),
     }
 
 

@@ -40,10 +40,12 @@ from relay.domain.game.events import (
     GameEnded,
     GameEvent,
     IllegalMoveCompleted,
+    InputStatusSet,
     MoveCorrected,
     MoveMade,
     MovesReplaced,
     NewGame,
+    NoteAdded,
     ResultProposed,
     ResultSet,
     ResultVerified,
@@ -185,6 +187,10 @@ def _game_log(rng: random.Random) -> list[GameEvent]:
         elif roll < 0.953 and board.move_stack:
             board = chess.Board()  # the board was set up again: the game restarts
             log.append(NewGame(rotated=False, at=at))
+        elif roll < 0.955:  # the game-input desk: a note, the game keyed, then checked
+            log.append(NoteAdded(ply=board.ply(), text="(=)", by="desk 1", at=at))
+            log.append(InputStatusSet(status="keyed", by="desk 1", at=at))
+            log.append(InputStatusSet(status="checked", by="desk 2", at=at + 1))
         elif roll < 0.96:
             result = rng.choice(DECIDED)
             log.append(ResultSet(result=result, by="arbiter", reason="agreed", at=at))

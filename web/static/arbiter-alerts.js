@@ -6,6 +6,7 @@ import { $, actionButton, el } from "/static/dom.js";
 import { shownResult } from "/static/scores.js";
 import { duration, timeOfDay } from "/static/time-text.js";
 import { choosePenalty } from "/static/arbiter-changes.js";
+import { openRepairs } from "/static/arbiter-corrections.js";
 import { state } from "/static/arbiter-state.js";
 
 const ALERTS_KEPT = 200;
@@ -25,7 +26,13 @@ const ALERT_WORDS = {
 export function alertForEvent(game, message) {
   if (!ALERT_KINDS.has(message.kind)) return;
   const [level, text] = describe(message.kind, message.data);
-  if (text) addAlert(game.id, level, text, message.data.at, message.kind);
+  const kind = message.kind === "alert" && message.data.alert === "illegal-position"
+    ? "illegal-position" : message.kind;
+  if (!text) return;
+  const item = addAlert(game.id, level, text, message.data.at, kind);
+  // What the board showed, for the Corrections card: "board <placement> differs from ...".
+  const shown = kind === "illegal-position" ? /^board (\S+) differs/.exec(message.data.detail || "") : null;
+  if (shown) item.dataset.board = shown[1];
 }
 
 // What was already waiting when the console opened.
@@ -95,10 +102,17 @@ export function addAlert(gameId, level, text, at, kind = "board") {
     penalty.addEventListener("click", () => choosePenalty(gameId));
     head.append(penalty);
   }
+  if (kind === "illegal-move" || kind === "illegal-position") {
+    // Accept the board's position, set the board back, or edit the moves (Corrections card).
+    const correct = actionButton("small correct", "Correct…");
+    correct.addEventListener("click", () => openRepairs(gameId, item.dataset.board || null));
+    head.append(correct);
+  }
   const list = $("alerts");
   list.prepend(item);
   while (list.children.length > ALERTS_KEPT) list.lastElementChild.remove();
   updateAlertCount();
+  return item;
 }
 
 function updateAlertCount() {

@@ -10,9 +10,10 @@ import { confirmChanges } from "/static/arbiter-confirm.js";
 import { state } from "/static/arbiter-state.js";
 import { changeStatus, gameLabel, side } from "/static/arbiter-text.js";
 
-// Both cards' game choices, from the round's games; the game chosen stays chosen.
+// The cards' game choices (Time change, Penalty, Corrections), from the round's games;
+// the game chosen stays chosen.
 export function fillGameChoices() {
-  for (const id of ["change-game", "penalty-game"]) {
+  for (const id of ["change-game", "penalty-game", "correct-game"]) {
     const select = $(id);
     const chosen = select.value;
     const games = [...state.games.values()].sort((a, b) => a.board - b.board);

@@ -12,7 +12,12 @@ import { dropTokenFromAddress, token } from "/static/token.js";
 import { explain, whenRefused } from "/static/arbiter-calls.js";
 import { namePlayers, proposeChange, proposePenalty, showClaimant } from "/static/arbiter-changes.js";
 import { cancelSchedule, clockAction } from "/static/arbiter-clocks.js";
+import {
+  applyProposal, cancelCorrection, checkScore, confirmCorrection, gameChosen, loadMoves,
+  reviewEdit, useProposal,
+} from "/static/arbiter-corrections.js";
 import { recordBye, recordWithdrawal } from "/static/arbiter-entries.js";
+import { watchNames } from "/static/arbiter-names.js";
 import { addBye } from "/static/arbiter-pairing-table.js";
 import { pairNext, publishPairing, savePairings, undoPairings } from "/static/arbiter-pairings.js";
 import { togglePublished } from "/static/arbiter-round.js";
@@ -41,6 +46,15 @@ function wire() {
   $("add-bye").addEventListener("click", addBye);
   $("bye-form").addEventListener("submit", recordBye);
   $("withdraw-form").addEventListener("submit", recordWithdrawal);
+  watchNames();
+  $("correct-game").addEventListener("change", gameChosen);
+  $("score-check-form").addEventListener("submit", checkScore);
+  $("edit-form").addEventListener("submit", reviewEdit);
+  $("edit-load").addEventListener("click", loadMoves);
+  $("apply-proposal").addEventListener("click", applyProposal);
+  $("use-proposal").addEventListener("click", useProposal);
+  $("correction-ok").addEventListener("click", confirmCorrection);
+  $("correction-cancel").addEventListener("click", cancelCorrection);
 }
 
 async function main() {

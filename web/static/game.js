@@ -118,6 +118,19 @@ export class LiveGame {
   }
 }
 
+// The arbiter's corrections of the moves (seed 004, ch. 18), in words; "" for none.
+export function amendedText(game) {
+  const marks = (game && game.amended) || [];
+  if (!marks.length) return "";
+  const one = (mark) => {
+    const where = moveLabel(mark.ply, "").trim();
+    const from = `${where} (ply ${mark.ply})`;
+    const what = mark.added === 0 ? `moves removed from ${from}` : `moves replaced from ${from}`;
+    return mark.reason ? `${what} (${mark.reason})` : what;
+  };
+  return `Amended by the arbiter: ${marks.map(one).join("; ")}`;
+}
+
 export function materialText(placement) {
   const { white, black, balance } = material(placement);
   const lead = balance === 0 ? "level" : `${balance > 0 ? "White" : "Black"} +${Math.abs(balance)}`;
@@ -158,6 +171,11 @@ function startPage() {
     button.dataset.ply = move.ply;
     button.tabIndex = -1;
     button.setAttribute("aria-label", spokenMove(move.ply, move.san));
+    const amended = (live.game.amended || []).find((mark) => mark.ply === move.ply);
+    if (amended) {
+      button.classList.add("amended");
+      button.title = amended.reason ? `amended by the arbiter: ${amended.reason}` : "amended by the arbiter";
+    }
     return button;
   }
 
@@ -225,6 +243,9 @@ function startPage() {
     }
     document.getElementById("result").textContent = resultText(game);
     document.getElementById("result").classList.toggle("over", game.result !== "*");
+    const amended = document.getElementById("amended");
+    amended.textContent = amendedText(game);
+    amended.hidden = !amended.textContent;
     showClocks(game, clocks);
   }
 

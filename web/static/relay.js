@@ -318,6 +318,9 @@ const FOLDS = {
   time: (game) => { game.stale = true; },
   "clock-side": (game) => { game.stale = true; },
   "arbiter-correction": (game) => { game.stale = true; },
+  // The game-input desk's notes and status: in the game's PGN and on the desk, not in a summary.
+  note: null,
+  "input-status": null,
 };
 
 // "12. Nf3" or "12... Nf6" for the move at `ply`.

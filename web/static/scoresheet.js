@@ -12,6 +12,7 @@ import { addressWith, param } from "/static/address.js";
 import { $, actionButton, el, liveStatus } from "/static/dom.js";
 import { playerName } from "/static/players.js";
 import { dropTokenFromAddress, token } from "/static/token.js";
+import { startInput } from "/static/scoresheet-input.js";
 
 const COLOURS = ["white", "black"];
 const NAME = { white: "White", black: "Black" };
@@ -38,6 +39,8 @@ const state = {
   log: new Map(),
   layout: param("layout") === "normal" ? "normal" : "both",
   print: param("print") === "1",
+  // ?input=1: the tablet beside a board without an e-board enters its moves (scoresheet-input.js).
+  input: param("input") === "1" ? null : false,
   rendered: false,
   busy: false,
   errors: { white: "", black: "" },
@@ -347,6 +350,7 @@ function draw() {
   renderHeading(game);
   for (const section of sides()) renderSide(section, game);
   renderPrint(game);
+  if (state.input) state.input.render(game);
   tick();
   state.rendered = true;
 }
@@ -451,7 +455,7 @@ function renderDraw(section, game) {
   }
   const hint = section.querySelector(".draw-hint");
   hint.hidden = held || agreed;
-  hint.textContent = "Draw offers need this scoresheet's operator token: open it with &token=…";
+  hint.textContent = "Draw offers need this scoresheet's operator token, or this board's device token: open it with &token=…";
   const error = section.querySelector(".draw-error");
   error.textContent = state.errors[me] || "";
   error.hidden = !state.errors[me];
@@ -487,9 +491,9 @@ async function drawAction(player, action, side) {
     state.game.draw_offer = answer.draw_offer;
     state.game.proposed_result = answer.proposed_result;
   } catch (error) {
-    const why = error instanceof ApiError && (error.status === 401 || error.status === 403)
-      ? "this token may not record draw offers"
-      : error.message;
+    let why = error.message;
+    if (!(error instanceof ApiError)) why = "no network; try again when it is back, or call the arbiter";
+    else if (error.status === 401 || error.status === 403) why = "this token may not record draw offers";
     state.errors[side] = `Not recorded: ${why}`;
   } finally {
     state.busy = false;
@@ -531,8 +535,9 @@ function renderMoves(section, game, shown) {
       rows.push(empty);
     }
     body.replaceChildren(...rows);
-    if (scroll.dataset.stick === "true") scroll.scrollTop = scroll.scrollHeight;
   }
+  // At the latest move it stays there, even when the space above it changes (a result shown).
+  if (scroll.dataset.stick === "true") scroll.scrollTop = scroll.scrollHeight;
   section.querySelector(".latest").disabled = scroll.dataset.stick === "true" && shown === null;
 }
 
@@ -750,6 +755,7 @@ function problem(text) {
 async function start() {
   token(); // keeps ?token= for the tab; the address need not show it on a public device
   if (param("token")) dropTokenFromAddress();
+  if (state.input === null) state.layout = "normal"; // one upright half beside the input
   for (const section of sides()) buildSide(section);
   $("layout").addEventListener("click", () => {
     state.layout = state.layout === "both" ? "normal" : "both";
@@ -769,6 +775,7 @@ async function start() {
   }
   $("print-link").href = addressWith({ print: "1" });
   $("live-link").href = addressWith({ print: null });
+  if (state.input === null) state.input = startInput({ gameId: state.id, refresh });
   await refresh();
   if (state.game) loadEvent();
   // From version 0: the replay fills the log (illegal moves per player); what the snapshot

@@ -64,7 +64,9 @@ function card(game) {
   const title = el("h2");
   const link = el("a", "board-no", `Board ${game.board}`);
   link.href = href;
-  title.append(link, el("span", "result"));
+  const amended = el("span", "amended-mark", "amended");
+  amended.hidden = true;
+  title.append(link, amended, el("span", "result"));
   const player = (colour) => {
     const line = el("div", `player ${colour}`);
     line.append(el("span", "name"), el("span", "elo"), el("span", "clock"));
@@ -82,6 +84,7 @@ function card(game) {
   const parts = {
     root, board, boardLink,
     result: title.querySelector(".result"),
+    amended: title.querySelector(".amended-mark"),
     white: white, black: black,
     clocks: { white: white.querySelector(".clock"), black: black.querySelector(".clock") },
     last: meta.querySelector(".last-move"),
@@ -117,6 +120,12 @@ function update(game) {
   parts.result.textContent = finished ? game.result : "";
   parts.result.title = finished && !game.verified ? "not yet verified by the arbiter" : "";
   parts.root.classList.toggle("finished", finished);
+  // An arbiter corrected the moves (seed 004, ch. 18): the game is marked amended.
+  const marks = game.amended || [];
+  parts.amended.hidden = !marks.length;
+  parts.amended.title = marks.map((mark) => `amended by the arbiter from ply ${mark.ply}`
+    + (mark.reason ? `: ${mark.reason}` : "")).join("; ");
+  parts.root.classList.toggle("amended", marks.length > 0);
   let state = "";
   if (game.check && !finished) state = "check";
   if (game.draw_offer && !finished) state = "draw offered";

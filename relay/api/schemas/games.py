@@ -38,6 +38,17 @@ class ClockSummary(Schema):
     drift: ClockDrift
 
 
+class AmendedMoves(Schema):
+    """An arbiter's correction of the moves (seed 004, ch. 18): the mainline replaced from
+    ``ply``, ``removed`` plies taken out and ``added`` put in."""
+
+    ply: int = Field(description="the first ply changed (1 = White's first move)")
+    removed: int
+    added: int
+    by: str
+    reason: str
+
+
 class GameSummary(Schema):
     """A board summary: players, position, last move, result, and the log version ``v``."""
 
@@ -57,6 +68,10 @@ class GameSummary(Schema):
     proposed_result: Result | None = Field(description="a result the players showed")
     draw_offer: str | None = Field(description="the player whose draw offer stands")
     clock: ClockSummary
+    amended: list[AmendedMoves] = Field(
+        description="the arbiter's corrections of the moves, oldest first; empty: none "
+        "(the game is marked amended)"
+    )
     v: int = Field(description="the number of events in the game's log")
 
 

@@ -54,6 +54,8 @@ class GameHeaders:
     #: When the game started (its first clock start), in UTC.
     started: datetime | None = None
     annotator: str | None = None
+    #: The plies an arbiter amended (seed 004, ch. 18), e.g. ``"ply 41"``: the ``Amended`` tag.
+    amended: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +69,14 @@ class PgnMove:
     spent: float | None = None
 
 
-def render_game(headers: GameHeaders, moves: Sequence[PgnMove]) -> str:
-    """One game as PGN text: Seven Tag Roster first, then relay tags, then the moves."""
+def render_game(headers: GameHeaders, moves: Sequence[PgnMove], before: str | None = None) -> str:
+    """One game as PGN text: Seven Tag Roster first, then relay tags, then the moves;
+    ``before`` is a comment before the first move (a note on the whole score)."""
     result = _checked(headers.result)
     tags = _roster(headers) + _relay_tags(headers)
     words = _movetext(moves, comments=True)
+    if before is not None and before.strip():
+        words = ["{", *_clean_comment(before).split(), "}", *words]
     return _assemble(tags, words, result)
 
 
@@ -137,6 +142,8 @@ def _relay_tags(headers: GameHeaders) -> list[tuple[str, str]]:
         tags.append(("Termination", headers.termination))
     if headers.annotator is not None:
         tags.append(("Annotator", headers.annotator))
+    if headers.amended:
+        tags.append(("Amended", headers.amended))
     return tags
 
 

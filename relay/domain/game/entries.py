@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import chess
 
 from relay.domain.errors import InvalidInputError, RefusedError
-from relay.domain.game.events import GameEvent, MoveMade
-from relay.domain.game.laws import Repetitions, ending
+from relay.domain.game.events import ClaimsChanged, GameEvent, MoveMade
+from relay.domain.game.laws import Repetitions, claims, ending
 from relay.domain.game.record import GameRecord
 
 #: SAN as people write it: piece, origin hints, capture, destination, promotion.
@@ -117,26 +117,51 @@ def entry_events(
     """The judgement of an entry against the game as stored, and the events to record: the
     move, and the end the laws impose on the position it reaches (checkmate, stalemate,
     insufficient material, fivefold repetition, seventy-five moves). A repeat records
-    nothing, even after the game ended; a new move after the end is a conflict."""
-    board = chess.Board()
-    repetitions = Repetitions(board)
-    for played in record.moves:
-        board.push_uci(played.uci)
-        repetitions.push(board)
+    nothing, even after the game ended; a new move after the end is a conflict. The draws
+    the next player may claim (9.2, 9.3) are recorded when they change, as an electronic
+    board's are."""
+    board, repetitions = replayed(record)
     judged = judge_entry(board, ply, text)
     if isinstance(judged, Repeated):
         return judged, []
     if record.result.is_decided:
         raise EntryConflictError(f"the game is over ({record.result}): no move can follow")
+    return judged, move_events(record, board, repetitions, judged, at)
+
+
+def replayed(record: GameRecord) -> tuple[chess.Board, Repetitions]:
+    """The game's position as recorded, with its move stack and its repetitions counted."""
+    board = chess.Board()
+    repetitions = Repetitions(board)
+    for played in record.moves:
+        board.push_uci(played.uci)
+        repetitions.push(board)
+    return board, repetitions
+
+
+def move_events(
+    record: GameRecord,
+    board: chess.Board,
+    repetitions: Repetitions,
+    judged: Accepted,
+    at: float,
+) -> list[GameEvent]:
+    """The events of an accepted move, played on ``board`` (and counted in
+    ``repetitions``): the move, the end the laws impose, or else the draws now claimable
+    when they differ from the record's."""
     board.push(judged.move)
     repetitions.push(board)
     events: list[GameEvent] = [
-        MoveMade(ply=ply, uci=judged.move.uci(), san=judged.san, fen=judged.fen, at=at)
+        MoveMade(ply=judged.ply, uci=judged.move.uci(), san=judged.san, fen=judged.fen, at=at)
     ]
     end = ending(board, repetitions, at)
     if end is not None:
         events.append(end)
-    return judged, events
+        return events
+    claimable = claims(board, repetitions)
+    if claimable != record.claims:
+        events.append(ClaimsChanged(ply=judged.ply, claims=claimable, at=at))
+    return events
 
 
 def parse_entry(board: chess.Board, text: str) -> chess.Move:

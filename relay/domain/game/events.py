@@ -8,7 +8,7 @@ Two families:
 * logged events change or annotate the game and are stored in its log: moves, corrections,
   takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
   for the arbiter, the clocks (started, paused, resumed, a time changed, which side White's
-  is, a flag fallen), and
+  is, a flag fallen), the game-input desk's notes and status, and
   the arbiter's own actions (a result set or verified, moves replaced), which say who did
   them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
@@ -106,7 +106,8 @@ class ResultProposed:
 
     kind: ClassVar[str] = "result-proposed"
     result: Result
-    gesture: str  # "kings" or "marker"
+    gesture: str  # "kings" or "marker"; "scoresheet": keyed from the paper scoresheet
+    # (the electronic scoresheet: "claim", a correct draw claim; "agreed", both players)
     at: float
 
 
@@ -150,7 +151,9 @@ class ArbiterAlert:
     Kinds: ``illegal-position`` (nothing legal explains the board), ``position-restored``
     (the board is back on a legal position), ``pawn-on-last-rank`` (7.5.2),
     ``promotion-assumed`` (a queen was assumed for a piece the board cannot tell),
-    ``dead-position`` (a locked position no material rule sees), ``both-flags``.
+    ``dead-position`` (a locked position no material rule sees), ``both-flags``;
+    ``draw-claim`` and ``wrong-claim`` (a draw claimed on the scoresheet, correct or not:
+    :mod:`relay.domain.game.draw_claims`).
     """
 
     kind: ClassVar[str] = "alert"
@@ -291,6 +294,32 @@ class DrawOffered:
 
 
 @dataclass(frozen=True, slots=True)
+class NoteAdded:
+    """A note on the game from its paper scoresheet, keyed at the game-input desk ("rest of
+    score indecipherable", a draw offer ``(=)``, a time written down): it belongs after
+    ``ply`` (0: before the first move) and is a comment there in the game's PGN."""
+
+    kind: ClassVar[str] = "note"
+    ply: int
+    text: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class InputStatusSet:
+    """The game-input desk's status of a game keyed from its scoresheet: ``keyed`` (every
+    move on the scoresheet is in, by ``by``) or ``checked`` (a second keyer, ``by``, read
+    the keyed game against the scoresheet). A later change to the moves makes it a game to
+    key again (:mod:`relay.domain.game.keying`)."""
+
+    kind: ClassVar[str] = "input-status"
+    status: str  # "keyed" or "checked"
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Waiting:
     """Notice: the board shows part of an expected position (a piece in a hand, a piece
     knocked over). Nothing is decided until it changes."""
@@ -329,6 +358,8 @@ LoggedEvent = (
     | ClockSideDecided
     | FlagFell
     | DrawOffered
+    | NoteAdded
+    | InputStatusSet
 )
 Notice = Waiting | BoardRotated
 GameEvent = LoggedEvent | Notice
@@ -355,6 +386,8 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
         ClockSideDecided,
         FlagFell,
         DrawOffered,
+        NoteAdded,
+        InputStatusSet,
     )
 }
 _NOTICES: dict[str, type[Notice]] = {cls.kind: cls for cls in (Waiting, BoardRotated)}

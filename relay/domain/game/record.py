@@ -19,10 +19,12 @@ from relay.domain.game.events import (
     GameEnded,
     GameEvent,
     IllegalMoveCompleted,
+    InputStatusSet,
     MoveCorrected,
     MoveMade,
     MovesReplaced,
     NewGame,
+    NoteAdded,
     ResultProposed,
     ResultSet,
     ResultVerified,
@@ -58,6 +60,13 @@ class GameRecord:
     clock_side: ClockSideDecided | None = None
     #: Both players' time, move by move and now (an unknown time control by default).
     clock: GameClock = field(default_factory=lambda: GameClock(TimeControl(known=False)))
+    #: Notes keyed from the scoresheet, in the order made (game-input desk).
+    notes: list[NoteAdded] = field(default_factory=list)
+    #: The game-input desk's status: "to-key", "keyed" or "checked" (who did each below);
+    #: any change to the moves makes it "to-key" again.
+    input_status: str = "to-key"
+    keyed_by: str | None = None
+    checked_by: str | None = None
 
     @property
     def forfeit(self) -> bool:
@@ -112,6 +121,10 @@ class GameRecord:
             self._draw(event)
         elif isinstance(event, ClockSideDecided):
             self.clock_side = event  # the clock stays where it is for the next game too
+        elif isinstance(event, NoteAdded):
+            self.notes.append(event)
+        elif isinstance(event, InputStatusSet):
+            self._input_status(event)
         # Clock events live in self.clock; notices: nothing in the game depends on them.
 
     def _draw(self, event: DrawOffered) -> None:
@@ -123,6 +136,17 @@ class GameRecord:
         else:  # declined, or withdrawn
             self.draw_offer = None
 
+    def _input_status(self, event: InputStatusSet) -> None:
+        self.input_status = event.status
+        if event.status == "keyed":
+            self.keyed_by, self.checked_by = event.by, None
+        elif event.status == "checked":
+            self.checked_by = event.by
+
+    def _moves_changed(self) -> None:
+        """The keyed game is not the scoresheet's any more: it is to key (and check) again."""
+        self.input_status, self.keyed_by, self.checked_by = "to-key", None, None
+
     def _play(self, event: MoveMade | MoveCorrected, after: int) -> None:
         if after != len(self.moves):
             raise GameLogError(f"move at ply {event.ply} follows ply {len(self.moves)}")
@@ -133,6 +157,7 @@ class GameRecord:
         self.board.push(move)
         self.moves.append(event)
         self.proposed_result = None
+        self._moves_changed()
         mover = "white" if event.ply % 2 == 1 else "black"
         if self.draw_offer is not None and self.draw_offer != mover:
             self.draw_offer = None  # the opponent played on: the offer lapsed (9.1.2)
@@ -144,6 +169,7 @@ class GameRecord:
             self.board.pop()
             self.moves.pop()
         self.claims = ()
+        self._moves_changed()
 
     def _replace(self, event: MovesReplaced) -> None:
         self._take_back(event.ply - 1)
@@ -171,6 +197,7 @@ class GameRecord:
         self.proposed_result = None
         self.restarts += 1
         self.clock.reset()
+        self._moves_changed()
 
     @property
     def to_move(self) -> str:

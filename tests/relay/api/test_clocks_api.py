@@ -39,8 +39,11 @@ START = SetAndRun(5400, 5400, RunMode.LEFT, lever_toggles=True)
 
 
 def round_of(client: TestClient, games: int) -> tuple[int, list[int]]:
+    """Round 2 of ``games`` games, each with an electronic board assigned (followed only
+    once a test attaches one)."""
+    ports = [f"/dev/ttyACM{n}" for n in range(games)]
     with Session(hub_of(client).engine) as session:
-        return paired_round(session, games=games, number=2)
+        return paired_round(session, games=games, number=2, ports=ports)
 
 
 def attach(client: TestClient, game_id: int) -> ScriptedBoard:

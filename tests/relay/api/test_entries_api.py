@@ -130,8 +130,7 @@ def test_a_device_token_enters_its_own_game_only_and_reads_as_the_public(client)
     )
     assert client.get(f"/api/rounds/{round_id}/games", headers=tablet).status_code == 404
     assert client.get(f"/api/rounds/{round_id}/games").status_code == 404
-    # Nothing else a keyer may not do anyway: the draw offers stay the operator's.
-    draw = client.post(
-        f"/api/games/{mine}/draw", json={"player": "white", "action": "offer"}, headers=tablet
-    )
-    assert draw.status_code == 403
+    # The tablet beside the board offers draws for its own game (9.1.2), no other's.
+    offer = {"player": "white", "action": "offer"}
+    assert client.post(f"/api/games/{mine}/draw", json=offer, headers=tablet).status_code == 200
+    assert client.post(f"/api/games/{other}/draw", json=offer, headers=tablet).status_code == 403

@@ -133,6 +133,8 @@ SAMPLES: list[ev.LoggedEvent] = [
     ev.ClockSideDecided(white_on="right", source="auto", reason="r", at=AT, clocks=((1, 5399.0),)),
     ev.FlagFell(player="white", at=AT),
     ev.DrawOffered(player="black", action="offer", at=AT),
+    ev.NoteAdded(ply=34, text="rest of score indecipherable", by="Desk Ann", at=AT),
+    ev.InputStatusSet(status="checked", by="Desk Ben", at=AT),
 ]
 
 

@@ -53,11 +53,16 @@ INVALID, UNAVAILABLE = Kind.INVALID, Kind.UNAVAILABLE
 INTENDED: dict[str, Kind] = {
     # the game room
     "relay.domain.game.arbiter.ArbiterActionError": REFUSED,
+    "relay.domain.game.draw_claims.DrawClaimError": REFUSED,
     "relay.domain.game.draw_offers.DrawOfferError": REFUSED,
     "relay.domain.game.entries.EntryConflictError": REFUSED,
     "relay.domain.game.entries.IllegalEntryError": INVALID,
     "relay.domain.game.events.EventFormatError": INVALID,
+    "relay.domain.game.keying.KeyingError": REFUSED,
     "relay.domain.game.placement.PlacementError": INVALID,
+    "relay.domain.game.score_check.ScoresheetError": INVALID,
+    "relay.domain.game.alert_repairs.BoardPositionError": INVALID,
+    "relay.domain.game.result_agreement.ResultAgreementError": REFUSED,
     "relay.domain.game.record.GameLogError": REFUSED,
     # the tree itself
     "relay.domain.errors.RelayError": OTHER,
@@ -84,13 +89,17 @@ INTENDED: dict[str, Kind] = {
     # store
     "relay.store.access.UnknownRoleError": INVALID,
     "relay.store.engine.StoreError": UNAVAILABLE,
+    "relay.store.player_merge.PlayerMergeError": REFUSED,
     "relay.store.tournaments.ConflictError": REFUSED,
     "relay.store.tournaments.NotFoundError": NOT_FOUND,
     # hub
     "relay.hub.backups.BackupError": OTHER,
     "relay.hub.clock_desk.ClockControlError": REFUSED,
     "relay.agent.queue.QueueWriteError": UNAVAILABLE,
+    "relay.agent.runner.BoardPortError": UNAVAILABLE,
     "relay.agent.sender.LinkProtocolError": INVALID,
+    "relay.hub.agent_links.AgentMessageError": INVALID,
+    "relay.store.agent_inputs.InputOrderError": INVALID,
     "relay.hub.hub.BoardInUseError": REFUSED,
     "relay.hub.hub.BoardUnavailableError": UNAVAILABLE,
     "relay.hub.hub.HubClosingError": UNAVAILABLE,
@@ -99,6 +108,7 @@ INTENDED: dict[str, Kind] = {
     "relay.hub.trf_import.TrfImportError": INVALID,
     "relay.hub.pairing_desk.PairingRefusedError": REFUSED,
     "relay.hub.pairing_engine.PairingEngineError": REFUSED,
+    "relay.hub.player_names.PlayerNameError": INVALID,
     "relay.hub.scheveningen_round.ScheveningenRoundError": REFUSED,
     "relay.hub.swiss_round.SwissRoundError": REFUSED,
     # bus, api, edge, configuration, command line, demo
@@ -120,6 +130,7 @@ INTENDED: dict[str, Kind] = {
 BUILT_IN_BASES: dict[str, type[Exception]] = {
     "relay.api.refusals.HTTPInputError": HTTPException,
     "relay.agent.queue.QueueWriteError": OSError,
+    "relay.agent.runner.BoardPortError": OSError,
     "relay.api.server.ServeError": OSError,
     "relay.hub.hub.BoardUnavailableError": OSError,
     "relay.hub.hub.NoBoardAssignedError": LookupError,

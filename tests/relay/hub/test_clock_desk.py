@@ -74,9 +74,12 @@ def engine(tmp_path) -> Iterator[Engine]:
         yield engine
 
 
-def round_with(engine: Engine, games: int) -> tuple[int, list[int]]:
+def round_with(engine: Engine, games: int, *, eboards: bool = False) -> tuple[int, list[int]]:
+    """A round of ``games`` games; with ``eboards``, each has an electronic board assigned
+    (which no session follows until a test says so)."""
+    ports = [f"/dev/ttyACM{n}" for n in range(games)] if eboards else None
     with Session(engine) as session:
-        return paired_round(session, games=games)
+        return paired_round(session, games=games, ports=ports)
 
 
 def start_command(run: RunMode) -> SetAndRun:
@@ -147,7 +150,7 @@ async def desk_on(engine: Engine) -> AsyncIterator[Desk]:
 
 
 async def test_start_runs_whites_side_of_each_clock_and_records_it(engine):
-    round_id, (on_left, on_right, absent) = round_with(engine, 3)
+    round_id, (on_left, on_right, absent) = round_with(engine, 3, eboards=True)
     async with desk_on(engine) as desk:
         left = await desk.follow(round_id, on_left)  # auto, undecided: White on the left
         right = await desk.follow(round_id, on_right, clock_side="white-right")
@@ -319,9 +322,30 @@ async def test_pause_and_resume_keep_the_times_shown_and_run_the_side_to_move(en
     ]
 
 
+async def test_a_game_without_an_electronic_board_is_timed_by_the_hub(engine):
+    # Its moves are entered by hand (docs/game-input.md): the central start, a pause and a
+    # resume reach the hub's own count of its times, and no clock is told anything.
+    round_id, (game_id,) = round_with(engine, 1)
+    async with desk_on(engine) as desk:
+        started = await desk.clocks.start(round_id=round_id, who=ARBITER)
+        running = await desk.clock_of(game_id)
+        assert running.started
+        assert running.state().running == chess.WHITE
+        paused = await desk.clocks.pause(round_id=round_id, who=ARBITER, reason="dispute")
+        resumed = await desk.clocks.resume(round_id=round_id, who=ARBITER)
+    hub_timed = BoardReport(game_id, 1, Outcome.HUB_TIMED, "no electronic clock")
+    assert started == paused == resumed == [hub_timed]
+    assert kinds(engine, game_id) == ["clocks-started", "clocks-paused", "clocks-resumed"]
+    assert [action for _, action, *_ in audit_trail(engine)] == [
+        "start-clocks",
+        "pause-clocks",
+        "resume-clocks",
+    ]
+
+
 async def test_pause_and_resume_of_a_game_no_board_follows_say_no_board(engine):
     # As the central start says for such a game: the board is what is missing, not a clock.
-    round_id, (followed, absent) = round_with(engine, 2)
+    round_id, (followed, absent) = round_with(engine, 2, eboards=True)
     async with desk_on(engine) as desk:
         link = await desk.follow(round_id, followed)
         link.push(reading(5400, 5400))
