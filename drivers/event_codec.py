@@ -31,6 +31,8 @@ KINDS: dict[str, type[Any]] = {
 }
 
 _MAX_DEPTH = 8
+#: The largest whole number a link carries: JSON readers elsewhere hold numbers as doubles.
+_MAX_INT = 2**53
 
 
 class WireError(ValueError):
@@ -48,6 +50,8 @@ def encode(value: Any) -> Any:
         return [encode(item) for item in value]
     if isinstance(value, float) and not math.isfinite(value):
         raise WireError(f"{value} has no JSON form")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _MAX_INT:
+        raise WireError(f"{value} is beyond the 2**53 a link carries")
     return value
 
 
@@ -137,11 +141,17 @@ def _plain(data: Any, hint: Any, where: str) -> Any:
         ok = isinstance(data, bool)
     elif hint is int:
         ok = isinstance(data, int) and not isinstance(data, bool)
+        if ok and not -_MAX_INT <= data <= _MAX_INT:
+            raise WireError(f"{where}: a whole number up to 2**53, not {str(data)[:40]}")
     elif hint is float:
         ok = isinstance(data, int | float) and not isinstance(data, bool)
-        if ok and not math.isfinite(data):
-            raise WireError(f"{where}: {data} is not a finite number")
-        data = float(data) if ok else data
+        if ok:
+            try:
+                data = float(data)
+            except OverflowError:  # an integer too long for a float
+                data = math.inf
+            if not math.isfinite(data):
+                raise WireError(f"{where}: {str(data)[:40]} is not a finite number")
     elif hint is str:
         ok = isinstance(data, str)
     else:

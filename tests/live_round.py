@@ -9,7 +9,6 @@ following them through the real DGT driver, and tokens for an arbiter and an ope
 from __future__ import annotations
 
 import contextlib
-import json
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,6 +25,7 @@ from relay.domain.formats.event_file import render_event_file
 from relay.store.access import create_token
 from relay.store.engine import open_store
 from relay.store.tournaments import list_games
+from tests.hub_calls import hub_call
 from tests.relay_serve import relay_serve
 
 
@@ -51,20 +51,7 @@ class LiveRound:
         return self._call("POST", path, body or {}, token)
 
     def _call(self, method: str, path: str, body: Any, token: str | None) -> Any:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(
-            f"http://{self.address}{path.lstrip('/')}",
-            data=None if body is None else json.dumps(body).encode(),
-            method=method,
-            headers=headers,
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                return json.loads(reply.read())
-        except urllib.error.HTTPError as error:
-            raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None
+        return hub_call(self.address, method, path, body, token)
 
 
 @contextlib.contextmanager

@@ -34,6 +34,11 @@ CREATE TABLE IF NOT EXISTS counter (
     value INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO counter (name, value) VALUES ('last_seq', 0), ('acked', 0);
+CREATE TABLE IF NOT EXISTS last_stamp (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    mono REAL NOT NULL
+);
+INSERT OR IGNORE INTO last_stamp (id, mono) VALUES (1, 0.0);
 """
 
 
@@ -78,6 +83,14 @@ class AgentQueue:
         return self._counter("last_seq")
 
     @property
+    def last_mono(self) -> float:
+        """The latest monotonic stamp ever queued (0.0 before the first): an agent that
+        starts again, even after the machine rebooted and its monotonic clock began anew,
+        stamps from here on, so the venue's time never goes back for the hub."""
+        row = self._db.execute("SELECT mono FROM last_stamp").fetchone()
+        return float(row[0])
+
+    @property
     def acked(self) -> int:
         """Every input up to this number is acknowledged by the hub."""
         return self._counter("acked")
@@ -93,6 +106,7 @@ class AgentQueue:
                     (seq, board, mono, wall, text),
                 )
                 self._db.execute("UPDATE counter SET value = ? WHERE name = 'last_seq'", (seq,))
+                self._db.execute("UPDATE last_stamp SET mono = MAX(mono, ?)", (mono,))
         except sqlite3.Error as error:
             raise self._cannot(error) from error
         return seq

@@ -85,6 +85,8 @@ class Agent:
         self._open_board = open_board or _open_dgt
         self._links: dict[str, BoardLink] = {}
         self._wake = asyncio.Event()
+        #: Added to this machine's monotonic clock, so stamps go on from the last queued.
+        self._mono_offset = max(0.0, self.queue.last_mono - time.monotonic())
         #: Whether the hub is connected now, for whoever reports on the agent.
         self.online = asyncio.Event()
 
@@ -109,10 +111,11 @@ class Agent:
 
     async def _read(self, board: str, link: BoardLink) -> None:
         async for event in link.events():
-            self.queue.put(
-                board=board, mono=time.monotonic(), wall=time.time(), event=encode(event)
-            )
+            self.queue.put(board=board, mono=self._mono(), wall=time.time(), event=encode(event))
             self._wake.set()
+
+    def _mono(self) -> float:
+        return time.monotonic() + self._mono_offset
 
     def _command(self, command: ClockCommandIn) -> None:
         try:
@@ -176,7 +179,7 @@ class Agent:
             for message in self.sender.queued():
                 await hub.send(json.dumps(message, separators=(",", ":")))
             if self.sender.state is LinkState.ONLINE and self.sender.unsent == 0:
-                mark = {"type": "time", "mono": time.monotonic(), "wall": time.time()}
+                mark = {"type": "time", "mono": self._mono(), "wall": time.time()}
                 await hub.send(json.dumps(mark))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), MARK_SECONDS)

@@ -87,6 +87,12 @@ class AgentSender:
         kind = message.get("type")
         if kind == "welcome":
             acked = self._seq(message, "acked")
+            if acked < self.queue.acked:
+                raise LinkProtocolError(
+                    f"the hub holds agent {self.name!r}'s inputs up to {acked}, but had "
+                    f"acknowledged up to {self.queue.acked}: it lost what it had stored "
+                    "(restored from an older backup?); those inputs are gone from this queue"
+                )
             self._acknowledge(acked)
             self._next = acked + 1
             self.state = LinkState.ONLINE

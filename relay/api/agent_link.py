@@ -57,9 +57,9 @@ async def agent_link(websocket: WebSocket) -> None:
     send = outbox.put_nowait
     state = None
     try:
-        state = await hub.agents.hello(_message(await websocket.receive_text()), send)
+        state = await hub.agents.hello(_message(await _text(websocket)), send)
         while True:
-            await hub.agents.received(state, _message(await websocket.receive_text()))
+            await hub.agents.received(state, _message(await _text(websocket)), send)
     except WebSocketDisconnect:
         pass
     except AgentMessageError as error:
@@ -72,6 +72,17 @@ async def agent_link(websocket: WebSocket) -> None:
             hub.agents.gone(state, send)
         writer.cancel()
         await asyncio.gather(writer, return_exceptions=True)
+
+
+async def _text(websocket: WebSocket) -> str:
+    """The next message, which must be text."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise AgentMessageError("messages are JSON text, not bytes")
+    return str(text)
 
 
 def _message(text: str) -> Any:

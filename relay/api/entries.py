@@ -40,7 +40,7 @@ async def enter_move(
     with refusals(f"game {game_id}"):
         try:
             entered = await hub.desk.enter_move(
-                game_id=game_id, ply=body.ply, text=body.move, who=who
+                game_id=game_id, ply=body.ply, text=body.move, who=who, timed=body.timed
             )
         except IllegalEntryError as error:
             return _illegal(error)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from relay.api.deps import ArbiterDep, HubDep
 from relay.api.ids import BodyId, TournamentId
 from relay.api.refusals import refusals
+from relay.api.schemas.common import PLAIN_TEXT
 from relay.api.schemas.player_names import (
     NameClashes,
     NameClashInfo,
@@ -21,9 +22,6 @@ from relay.hub.player_names import MAX_NAME, Clash, clash_warning
 from relay.store.models import Player
 
 router = APIRouter(prefix="/api", tags=["names"])
-
-#: Text without control characters (a NUL cannot even be stored in PostgreSQL).
-PLAIN_TEXT = r"^[^\x00-\x1f\x7f]*$"
 
 
 class MergeIn(BaseModel):

@@ -122,10 +122,18 @@ async def alert_repairs(
     )
 
 
+#: Alerts that say what the board shows, or that it is right again.
+BOARD_ALERTS = ("illegal-position", "position-restored")
+
+
 def _alerted_board(record: GameRecord) -> str | None:
+    """The board's placement in the newest illegal-position alert, while the game has not
+    moved on and the board has not been set right since (other alerts, such as a draw
+    claim, say nothing of the board and are passed over)."""
     for alert in reversed(record.alerts):
+        if alert.alert not in BOARD_ALERTS:
+            continue
         if alert.alert == "position-restored" or alert.ply != len(record.moves):
-            return None  # the board showed the game again, or the game moved on since
-        if alert.alert == "illegal-position":
-            return board_of_alert(alert.detail)
+            return None
+        return board_of_alert(alert.detail)
     return None

@@ -210,7 +210,8 @@ class Demo:
             reports = await self._hub.clocks.start(
                 round_id=self.round_id, game_ids=waiting, who=DEMO_ARBITER
             )
-            waiting = [r.game_id for r in reports if r.outcome is not Outcome.STARTED]
+            started = (Outcome.STARTED, Outcome.HUB_TIMED)
+            waiting = [r.game_id for r in reports if r.outcome not in started]
             if not waiting:
                 return
             await asyncio.sleep(CLOCK_RETRY_SECONDS)

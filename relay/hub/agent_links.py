@@ -68,9 +68,13 @@ def _name(value: object) -> bool:
 
 
 def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise AgentMessageError(f"{where} is a finite number, not {value!r}")
-    return float(value)
+    try:
+        number = float(value) if isinstance(value, int | float) else math.nan
+    except OverflowError:  # an integer too long for a float
+        number = math.nan
+    if isinstance(value, bool) or not math.isfinite(number):
+        raise AgentMessageError(f"{where} is a finite number, not {str(value)[:40]}")
+    return number
 
 
 class AgentBoardLink:
@@ -153,7 +157,9 @@ class AgentState:
             self._last.setdefault(board, {})["clock"] = item
 
     def send_command(self, board: str, command: ClockCommand) -> bool:
-        if self.send is None or not self.connected:
+        """Send ``command`` to ``board``'s clock; False when it cannot go: the agent is away,
+        or it has not said it reads that board (a command would break its link)."""
+        if self.send is None or not self.connected or board not in self.boards:
             return False
         self._commands += 1
         self.send(
@@ -186,7 +192,9 @@ class AgentLinks:
         self, message: dict[str, Any], send: Callable[[dict[str, Any]], None]
     ) -> AgentState:
         """A connection's first message; the agent, now connected, and its ``welcome``
-        sent."""
+        sent. An older connection of the same agent is let go at its next message."""
+        if not isinstance(message, dict) or message.get("type") != "hello":
+            raise AgentMessageError("the first message is the agent's hello")
         name, boards = message.get("agent"), message.get("boards")
         if not _name(name):
             raise AgentMessageError(f"an agent's name is 1 to {MAX_NAME} characters, not {name!r}")
@@ -213,8 +221,12 @@ class AgentLinks:
         )
         return state
 
-    async def received(self, state: AgentState, message: Any) -> None:
-        """A message after ``hello``."""
+    async def received(
+        self, state: AgentState, message: Any, send: Callable[[dict[str, Any]], None]
+    ) -> None:
+        """A message after ``hello``, on the connection that ``send`` writes to."""
+        if state.send is not send:
+            raise AgentMessageError(f"agent {state.name} connected again: this link is let go")
         if not isinstance(message, dict):
             raise AgentMessageError("a message is an object")
         state.last_heard = time.time()
@@ -261,7 +273,7 @@ class AgentLinks:
         if not isinstance(item, dict):
             raise AgentMessageError("an input is an object")
         seq, board, event = item.get("seq"), item.get("board"), item.get("event")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= 2**53:
             raise AgentMessageError(f"an input's seq is a whole number from 1, not {seq!r}")
         if not isinstance(board, str) or board not in state.boards:
             raise AgentMessageError(f"input {seq} is for board {board!r}, which the agent lacks")
@@ -290,7 +302,11 @@ class AgentLinks:
                 "last_heard": state.last_heard,
                 "acked": state.acked,
                 "boards": [
-                    {"board": board, "port": port, "followed": board in state.links}
+                    {
+                        "board": board,
+                        "port": port,
+                        "followed": board in state.links and state.links[board].followed,
+                    }
                     for board, port in sorted(state.boards.items())
                 ],
             }

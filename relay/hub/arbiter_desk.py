@@ -121,10 +121,13 @@ class ArbiterDesk:
             {"ply": ply, "san": san},
         )
 
-    async def enter_move(self, *, game_id: int, ply: int, text: str, who: Identity) -> EntryChange:
+    async def enter_move(
+        self, *, game_id: int, ply: int, text: str, who: Identity, timed: bool = True
+    ) -> EntryChange:
         """A move entered by hand for ``ply`` (docs/game-input.md): recorded when it is the
         next legal move, acknowledged when that ply already holds it, refused otherwise. A
-        game that an electronic board follows takes its moves from the board."""
+        game that an electronic board follows takes its moves from the board. A move keyed
+        after it was played is not ``timed``."""
         if self._followed(game_id):
             raise EntryConflictError(
                 f"game {game_id} is followed by its electronic board: its moves come from "
@@ -133,7 +136,7 @@ class ArbiterDesk:
         judged: list[Accepted | Repeated] = []
 
         def decide(record: GameRecord, at: float) -> list[GameEvent]:
-            verdict, events = entry_events(record, ply, text, at)
+            verdict, events = entry_events(record, ply, text, at, timed=timed)
             judged.append(verdict)
             return events
 

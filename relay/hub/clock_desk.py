@@ -127,8 +127,6 @@ class ClockDesk:
         self._sessions = sessions
         self._changes: dict[str, TimeChange] = {}
         self.rounds: dict[int, RoundClocks] = {}
-        #: Of the games last listed, those with no electronic board assigned.
-        self._hand_games: set[int] = set()
 
     # Starting, pausing, resuming
 
@@ -136,12 +134,12 @@ class ClockDesk:
         self, *, round_id: int, game_ids: Sequence[int] | None = None, who: Identity
     ) -> list[BoardReport]:
         """Set every chosen clock to the time control's starting time and start White's."""
-        games = await self._games(round_id, game_ids)
+        games, by_hand = await self._games(round_id, game_ids)
         control = await self._control(round_id, games)
         seconds = _clock_seconds(control.starting_seconds)
         pending = []
         for game_id, board in games:
-            if self._by_hand(game_id):
+            if self._by_hand(game_id, by_hand):
                 started = functools.partial(ClocksStarted, seconds, seconds, who.user)
                 pending.append(self._hub_timed(game_id, started, who, "start-clocks"))
                 continue
@@ -193,8 +191,9 @@ class ClockDesk:
     ) -> list[BoardReport]:
         """Stop both clocks of every chosen board at the times they show."""
         pending = []
-        for game_id, board in await self._games(round_id, game_ids):
-            if self._by_hand(game_id):
+        games, by_hand = await self._games(round_id, game_ids)
+        for game_id, board in games:
+            if self._by_hand(game_id, by_hand):
                 pending.append(
                     self._hub_timed(
                         game_id, lambda at: ClocksPaused(who.user, reason, at), who, "pause-clocks"
@@ -223,10 +222,10 @@ class ClockDesk:
         self, *, round_id: int, game_ids: Sequence[int] | None = None, who: Identity
     ) -> list[BoardReport]:
         """Start the clock of the side to move on every chosen board again."""
-        games = await self._games(round_id, game_ids)
+        games, by_hand = await self._games(round_id, game_ids)
         pending = []
         for game_id, board in games:
-            if self._by_hand(game_id):
+            if self._by_hand(game_id, by_hand):
                 pending.append(
                     self._hub_timed(
                         game_id, lambda at: ClocksResumed(who.user, at), who, "resume-clocks"
@@ -361,10 +360,10 @@ class ClockDesk:
 
     # Internals
 
-    def _by_hand(self, game_id: int) -> bool:
+    def _by_hand(self, game_id: int, without_eboard: set[int]) -> bool:
         """No electronic board is assigned to the game and none follows it: its moves are
         entered by hand (docs/game-input.md), and the hub's own count is its clock."""
-        return game_id in self._hand_games and game_id not in self._sessions
+        return game_id in without_eboard and game_id not in self._sessions
 
     async def _hub_timed(
         self, game_id: int, event: Callable[[float], GameEvent], who: Identity, action: str
@@ -459,20 +458,22 @@ class ClockDesk:
         state.action, state.reports, state.at = action, reports, time.time()
         return reports
 
-    async def _games(self, round_id: int, chosen: Sequence[int] | None) -> list[tuple[int, int]]:
+    async def _games(
+        self, round_id: int, chosen: Sequence[int] | None
+    ) -> tuple[list[tuple[int, int]], set[int]]:
+        """The chosen games of the round (all by default) as (game, board), and those of
+        them with no electronic board assigned."""
         games = await self._recorder.run(lambda s: list_games(s, round_id=round_id))
         pairs = [(game.id, game.board) for game in games if game.id is not None]
-        self._hand_games = {
-            game.id for game in games if game.id is not None and game.eboard_id is None
-        }
+        without = {game.id for game in games if game.id is not None and game.eboard_id is None}
         if chosen is None:
-            return pairs
+            return pairs, without
         wanted = set(chosen)
         found = [(game_id, board) for game_id, board in pairs if game_id in wanted]
         missing = wanted - {game_id for game_id, _ in found}
         if missing:
             raise ClockControlError(f"not games of round {round_id}: {sorted(missing)}")
-        return found
+        return found, without
 
     async def _control(self, round_id: int, games: list[tuple[int, int]]) -> TimeControl:
         """The tournament's time control, as the round's game views already read it."""

@@ -37,6 +37,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_events
 from relay.store.tournaments import list_games
 from tests.browser import browser_page, screenshot
+from tests.hub_calls import hub_call
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.relay_serve import relay_serve
 
@@ -87,21 +88,7 @@ class HandRound:
         return f"http://{self.address}{page}{suffix}"
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(
-            f"http://{self.address}{path.lstrip('/')}",
-            data=None if body is None else json.dumps(body).encode(),
-            method=method,
-            headers=headers,
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                text = reply.read().decode()
-        except urllib.error.HTTPError as error:
-            raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None
-        return text if path.endswith(".pgn") else json.loads(text)
+        return hub_call(self.address, method, path, body, token)
 
     def kinds(self, board: int) -> list[tuple[str, dict[str, Any]]]:
         """The game's log, as stored."""

@@ -28,6 +28,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from tests.browser import browser_page, screenshot
 from tests.live_round import LiveRound, live_round
 from tests.pgn_check import pgn_extract_problems, read_all
+from tests.pgn_files import write_games
 
 pytestmark = pytest.mark.browser
 
@@ -41,20 +42,13 @@ AHEAD = ("e3", "c6", "Bd3", "Qa5")  # in no other order, and in no fewer plies
 
 
 def games_pgn(folder: Path) -> Path:
-    path = folder / "games.pgn"
-    games = [
-        ("Sheet, Sam", 2100, "Board, Bea", 2080, SPURIOUS),
-        ("Gambit, Gus", 1990, "Declined, Dora", 2010, QUEENS_GAMBIT),
-    ]
-    path.write_text(
-        "".join(
-            f'[White "{white}"]\n[Black "{black}"]\n[WhiteElo "{white_elo}"]\n'
-            f'[BlackElo "{black_elo}"]\n[Result "*"]\n\n{moves} *\n\n'
-            for white, white_elo, black, black_elo, moves in games
-        ),
-        encoding="utf-8",
+    return write_games(
+        folder / "games.pgn",
+        [
+            ("Sheet, Sam", 2100, "Board, Bea", 2080, f"{SPURIOUS} *"),
+            ("Gambit, Gus", 1990, "Declined, Dora", 2010, f"{QUEENS_GAMBIT} *"),
+        ],
     )
-    return path
 
 
 @dataclass

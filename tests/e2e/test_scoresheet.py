@@ -27,6 +27,7 @@ from playwright.sync_api import Locator, Page, Route, WebSocketRoute, expect
 
 from tests.browser import ARTIFACTS, ROOT, browser_page, glyphs, screenshot
 from tests.live_round import LiveRound, live_round
+from tests.pgn_files import write_games
 
 pytestmark = pytest.mark.browser
 
@@ -39,20 +40,13 @@ WAIT_MS = 30_000
 
 
 def games_pgn(folder: Path) -> Path:
-    path = folder / "games.pgn"
-    games = [
-        ("Repeat, Rita", 2210, "Again, Arno", 2195, REPETITION),
-        ("Flagger, Fast", 1980, "Patient, Paula", 2050, SHORT),
-    ]
-    path.write_text(
-        "".join(
-            f'[White "{white}"]\n[Black "{black}"]\n[WhiteElo "{white_elo}"]\n'
-            f'[BlackElo "{black_elo}"]\n[Result "*"]\n\n{moves}\n\n'
-            for white, white_elo, black, black_elo, moves in games
-        ),
-        encoding="utf-8",
+    return write_games(
+        folder / "games.pgn",
+        [
+            ("Repeat, Rita", 2210, "Again, Arno", 2195, REPETITION),
+            ("Flagger, Fast", 1980, "Patient, Paula", 2050, SHORT),
+        ],
     )
-    return path
 
 
 @dataclass

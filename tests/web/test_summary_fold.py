@@ -73,11 +73,16 @@ DECIDED = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW]
 CLOCK_SHOWN = ("white", "black", "running", "since", "flag")
 
 
-def _played(board: chess.Board, move: chess.Move, at: float, reading: float | None) -> MoveMade:
-    """``move`` played on ``board``, as the log holds it."""
+def _played(
+    board: chess.Board, move: chess.Move, at: float, reading: float | None, untimed: bool = False
+) -> MoveMade:
+    """``move`` played on ``board``, as the log holds it (``untimed``: keyed from paper)."""
     san = board.san(move)
     board.push(move)
-    return MoveMade(ply=board.ply(), uci=move.uci(), san=san, fen=board.fen(), at=at, clock=reading)
+    return MoveMade(
+        ply=board.ply(), uci=move.uci(), san=san, fen=board.fen(), at=at, clock=reading,
+        untimed=untimed,
+    )  # fmt: skip
 
 
 def _game_log(rng: random.Random) -> list[GameEvent]:
@@ -101,7 +106,8 @@ def _game_log(rng: random.Random) -> list[GameEvent]:
         if roll < 0.70:
             times[mover] -= rng.uniform(1, 20)
             reading = round(times[mover], 1) if rng.random() < 0.8 else None
-            log.append(_played(board, rng.choice(list(board.legal_moves)), at, reading))
+            untimed = reading is None and rng.random() < 0.3  # keyed at the desk
+            log.append(_played(board, rng.choice(list(board.legal_moves)), at, reading, untimed))
             if offer is not None and offer != colour(mover):
                 offer = None  # the opponent played on: the offer lapsed
         elif roll < 0.75 and board.move_stack:

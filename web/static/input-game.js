@@ -262,7 +262,8 @@ async function record(text) {
   const ply = game.plies + 1;
   let answer;
   try {
-    answer = await send(`/api/games/${game.game_id}/entries`, { ply, move: written });
+    // Keyed after the game from its paper scoresheet: no one's clock is charged for it.
+    answer = await send(`/api/games/${game.game_id}/entries`, { ply, move: written, timed: false });
   } catch (error) {
     answer = { ok: false, status: 0, data: { detail: "the hub cannot be reached" } };
   }

@@ -21,6 +21,11 @@ class EntryIn(Schema):
         description="the move as written: SAN (Nf3, exd5, O-O, e8=Q; +, #, ! ignored) or UCI",
         examples=["Nf3"],
     )
+    timed: bool = Field(
+        default=True,
+        description="false for a move keyed from a paper scoresheet after it was played: its "
+        "time of entry says nothing of the players' clocks, so no one is charged for it",
+    )
 
 
 class EntryAnswer(Schema):

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from relay.api.ids import MAX_STORED
-from relay.api.schemas.common import Number, Schema
+from relay.api.schemas.common import PLAIN_TEXT, Number, Schema
 from relay.api.schemas.tournaments import PlayerInfo
 from relay.domain.game.keying import MAX_NOTE
 from relay.domain.results import Result
@@ -82,6 +82,7 @@ class NoteIn(Schema):
     text: str = Field(
         min_length=1,
         max_length=MAX_NOTE,
+        pattern=PLAIN_TEXT,
         description='as on the scoresheet: "rest of score indecipherable", "(=)", "time"',
     )
 

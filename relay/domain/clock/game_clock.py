@@ -145,7 +145,7 @@ class GameClock:
             return
         self._applied.append(event)
         if isinstance(event, MoveMade):
-            self._move(event.ply, event.at, event.clock)
+            self._move(event.ply, None if event.untimed else event.at, event.clock)
         elif isinstance(event, MoveCorrected):
             self._back_to(event.ply - 1)
             self._move(event.ply, event.at, event.clock)

@@ -112,21 +112,22 @@ def judge_entry(board: chess.Board, ply: int, text: str) -> Accepted | Repeated:
 
 
 def entry_events(
-    record: GameRecord, ply: int, text: str, at: float
+    record: GameRecord, ply: int, text: str, at: float, *, timed: bool = True
 ) -> tuple[Accepted | Repeated, list[GameEvent]]:
     """The judgement of an entry against the game as stored, and the events to record: the
     move, and the end the laws impose on the position it reaches (checkmate, stalemate,
     insufficient material, fivefold repetition, seventy-five moves). A repeat records
     nothing, even after the game ended; a new move after the end is a conflict. The draws
     the next player may claim (9.2, 9.3) are recorded when they change, as an electronic
-    board's are."""
+    board's are. An entry that is not ``timed`` (keyed from a paper scoresheet after the
+    move was played) records an ``untimed`` move: no one's clock is charged for it."""
     board, repetitions = replayed(record)
     judged = judge_entry(board, ply, text)
     if isinstance(judged, Repeated):
         return judged, []
     if record.result.is_decided:
         raise EntryConflictError(f"the game is over ({record.result}): no move can follow")
-    return judged, move_events(record, board, repetitions, judged, at)
+    return judged, move_events(record, board, repetitions, judged, at, timed=timed)
 
 
 def replayed(record: GameRecord) -> tuple[chess.Board, Repetitions]:
@@ -145,15 +146,23 @@ def move_events(
     repetitions: Repetitions,
     judged: Accepted,
     at: float,
+    *,
+    timed: bool = True,
 ) -> list[GameEvent]:
     """The events of an accepted move, played on ``board`` (and counted in
     ``repetitions``): the move, the end the laws impose, or else the draws now claimable
     when they differ from the record's."""
     board.push(judged.move)
     repetitions.push(board)
-    events: list[GameEvent] = [
-        MoveMade(ply=judged.ply, uci=judged.move.uci(), san=judged.san, fen=judged.fen, at=at)
-    ]
+    move = MoveMade(
+        ply=judged.ply,
+        uci=judged.move.uci(),
+        san=judged.san,
+        fen=judged.fen,
+        at=at,
+        untimed=not timed,
+    )
+    events: list[GameEvent] = [move]
     end = ending(board, repetitions, at)
     if end is not None:
         events.append(end)

@@ -39,7 +39,10 @@ class MoveMade:
     the position is two or three legal plies ahead (pieces in the air, a link down).
     ``confirmed`` marks a move decided by the mover's clock press. ``clock`` is the mover's
     remaining time in seconds as the clock showed it when the move was decided (None
-    without a clock): the PGN's ``%clk``.
+    without a clock): the PGN's ``%clk``. ``untimed`` marks a move keyed from a paper
+    scoresheet after it was played (docs/game-input.md): ``at`` is when it was keyed, which
+    says nothing of the players' times, so the hub's count charges no one for it. It is
+    stored only when true.
     """
 
     kind: ClassVar[str] = "move"
@@ -51,6 +54,7 @@ class MoveMade:
     recovered: bool = False
     confirmed: bool = False
     clock: float | None = None
+    untimed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,8 +409,12 @@ def is_logged(event: GameEvent) -> bool:
 
 
 def event_data(event: GameEvent) -> dict[str, Any]:
-    """The JSON-ready fields of an event (its kind is stored beside them)."""
-    return asdict(event)
+    """The JSON-ready fields of an event (its kind is stored beside them). A move's
+    ``untimed`` is left out when false, as every move stored before it has it."""
+    data = asdict(event)
+    if isinstance(event, MoveMade) and not event.untimed:
+        del data["untimed"]
+    return data
 
 
 def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:

@@ -339,12 +339,3 @@ def clash_reasons(first: Entrant, second: Entrant) -> tuple[str, ...] | None:
         named = match(first.name, second.name)
         return (f"same FIDE id {first.fide_id}", *(named or ()))
     return match(first.name, second.name)
-
-
-def clash_words(clashes: Sequence[NameClash]) -> str:
-    """One line for the arbiter: "2 players may be the same person: ..."."""
-    if not clashes:
-        return ""
-    people = {c.first.id for c in clashes} | {c.second.id for c in clashes}
-    pairs = "; ".join(f"{c.first.name} and {c.second.name}" for c in clashes)
-    return f"{len(people)} players may be the same person: {pairs}"

@@ -133,3 +133,15 @@ def test_a_kill_mid_write_loses_nothing_it_reported_and_leaves_no_gap(
     assert seqs[: len(reported)] == reported  # everything reported as kept is kept
     assert seqs == list(range(1, len(seqs) + 1))  # and nothing after it is half-kept
     assert queue.last_seq == len(seqs)
+
+
+def test_the_latest_stamp_outlives_acknowledgements_and_restarts(tmp_path: Path) -> None:
+    # After a reboot the machine's monotonic clock starts again near 0; the agent stamps
+    # on from the latest stamp it ever queued, so the venue's time never goes back.
+    queue = AgentQueue(tmp_path / "queue.db")
+    assert queue.last_mono == 0.0
+    put(queue, mono=500.0)
+    put(queue, mono=520.0)
+    queue.acknowledge(2)
+    queue.close()
+    assert AgentQueue(tmp_path / "queue.db").last_mono == 520.0

@@ -129,3 +129,13 @@ def test_a_hub_that_holds_more_than_the_agent_made_is_refused(queue: AgentQueue)
     sender.connected()
     with pytest.raises(LinkProtocolError, match="another agent uses this name"):
         sender.received({"type": "welcome", "acked": 5})
+
+
+def test_a_hub_that_lost_what_it_acknowledged_is_named(queue: AgentQueue) -> None:
+    fill(queue, 4)
+    sender, _ = online(queue)
+    sender.received({"type": "ack", "seq": 4})
+    sender.disconnected()
+    sender.connected()
+    with pytest.raises(LinkProtocolError, match=r"holds agent 'hall'.s inputs up to 2, but had"):
+        sender.received({"type": "welcome", "acked": 2})

@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from drivers.event_codec import encode
+from drivers.events import Beep as BeepCommand
 from drivers.events import FieldChange, PositionSnapshot
 from relay.store.models import AgentInput
 from tests.relay.api.helpers import hub_of, setup_round, token
@@ -98,6 +99,9 @@ def test_inputs_are_acknowledged_once_kept_and_kept_once(client: TestClient) -> 
         ("{not json", "a message is one JSON object"),
         (json.dumps({"type": "shout"}), "unknown message type 'shout'"),
         (json.dumps({"type": "inputs", "items": []}), "items is a list of 1 to 1000"),
+        (inputs((10**400, 0.1, BEEP)), "seq is a whole number from 1"),
+        (inputs((1, 0.1, BEEP)).replace('"mono": 0.1', '"mono": 1' + "0" * 400), "mono is a"),
+        (inputs((1, 0.1, {"kind": "Beep", "duration_ms": 10**400})), "a whole number up to"),
     ],
 )
 def test_a_message_the_protocol_does_not_allow_closes_the_link_in_words(
@@ -111,6 +115,58 @@ def test_a_message_the_protocol_does_not_allow_closes_the_link_in_words(
     assert closed.value.code == 1008
     assert words in closed.value.reason
     assert stored(client) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "words"),
+    [
+        ("[1]", "the first message is the agent's hello"),
+        ("{}", "the first message is the agent's hello"),
+    ],
+)
+def test_a_link_that_does_not_start_with_hello_is_closed_in_words(
+    client: TestClient, first: str, words: str
+) -> None:
+    with connect(client) as ws:
+        ws.send_text(first)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert (closed.value.code, closed.value.reason) == (1008, words)
+
+
+def test_bytes_on_the_link_close_it_in_words(client: TestClient) -> None:
+    with connect(client) as ws:
+        greet(ws)
+        ws.send_bytes(b"\x00\x01")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert (closed.value.code, closed.value.reason) == (1008, "messages are JSON text, not bytes")
+
+
+def test_a_second_connection_of_an_agent_lets_the_first_go(client: TestClient) -> None:
+    with connect(client) as first, connect(client) as second:
+        greet(first)
+        greet(second)
+        first.send_text(inputs((1, 0.1, BEEP)))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            first.receive_text()
+        assert "agent hall connected again" in closed.value.reason
+        second.send_text(inputs((1, 0.1, BEEP)))
+        assert json.loads(second.receive_text()) == {"type": "ack", "seq": 1}
+
+
+def test_a_command_goes_only_to_a_board_the_agent_named(client: TestClient) -> None:
+    # A typo in the event file (agent://hall/9) must not break the link the agent's other
+    # boards share: the hub does not send it, and the game's session hears it failed.
+    with connect(client) as ws:
+        greet(ws)
+        state = hub_of(client).agents.agents["hall"]
+        assert not state.send_command("9", BeepCommand(100))
+        assert state.send_command("1", BeepCommand(100))
+        command = json.loads(ws.receive_text())
+    assert command == {
+        "type": "command", "id": 1, "board": "1", "command": {"kind": "Beep", "duration_ms": 100}
+    }  # fmt: skip
 
 
 def position(board: chess.Board) -> tuple[str | None, ...]:

@@ -134,3 +134,24 @@ def test_a_device_token_enters_its_own_game_only_and_reads_as_the_public(client)
     offer = {"player": "white", "action": "offer"}
     assert client.post(f"/api/games/{mine}/draw", json=offer, headers=tablet).status_code == 200
     assert client.post(f"/api/games/{other}/draw", json=offer, headers=tablet).status_code == 403
+
+
+def test_moves_keyed_after_the_game_carry_no_clock_times_and_live_ones_do(client):
+    # Both games' clocks were started centrally; neither has an electronic board, so the
+    # hub counts their times. The desk keys game 2 from its paper scoresheet afterwards.
+    with Session(hub_of(client).engine) as session:
+        round_id, (live, keyed) = paired_round(session, games=2)
+    arbiter = token(client, "arbiter", user="Chief")
+    keyer = token(client, "keyer", user="Desk")
+    started = client.post(f"/api/rounds/{round_id}/clocks/start", headers=arbiter)
+    assert [r["outcome"] for r in started.json()["reports"]] == ["timed by the hub"] * 2
+    for ply, move in enumerate(("e4", "e5"), start=1):
+        assert enter(client, live, ply, move, keyer).status_code == 200
+        after = {"ply": ply, "move": move, "timed": False}
+        answer = client.post(f"/api/games/{keyed}/entries", json=after, headers=keyer)
+        assert answer.status_code == 200
+    assert "%clk" in client.get(f"/api/games/{live}.pgn").text
+    keyed_pgn = client.get(f"/api/games/{keyed}.pgn").text
+    assert "1. e4 e5" in keyed_pgn
+    assert "%clk" not in keyed_pgn
+    assert "%emt" not in keyed_pgn

@@ -162,6 +162,10 @@ def test_notes_are_comments_in_the_games_pgn(client):
         f"/api/games/{game_id}/input/notes", json={"ply": 1, "text": "   "}, headers=keyer
     )
     assert blank.status_code == 409
+    control = client.post(
+        f"/api/games/{game_id}/input/notes", json={"ply": 1, "text": "a\x00b"}, headers=keyer
+    )
+    assert control.status_code == 422  # no control character reaches the PGN
     notes = client.get(f"/api/games/{game_id}/input", headers=keyer).json()["note_list"]
     assert [(n["ply"], n["text"]) for n in notes] == [
         (0, "keyed from the scoresheet"),

@@ -123,10 +123,12 @@ def test_an_illegal_position_alert_gives_the_continuation_and_the_squares_to_res
         ply=2,
         at=5.0,
     )
+    # A draw claimed meanwhile says nothing of the board: the alert before it still does.
+    claim = ArbiterAlert(alert="draw-claim", detail="threefold", ply=3, at=6.0)
     hub = hub_of(client)
 
     async def record() -> None:
-        await hub.recorder.record(round_id=round_id, game_id=game_id, events=[alert])
+        await hub.recorder.record(round_id=round_id, game_id=game_id, events=[alert, claim])
 
     assert client.portal is not None
     client.portal.call(record)

@@ -113,20 +113,6 @@ def test_a_backlog_after_an_outage_is_decided_as_it_was_live(
     assert as_burst == as_live  # every event, its ply, clock and time, as it was live
 
 
-def test_an_event_stamped_before_the_last_is_read_at_the_last_time() -> None:
-    async def run() -> list[GameEvent]:
-        decided: list[GameEvent] = []
-        board_feed = BoardFeed(
-            PositionTracker(settling=HALL_SETTLING), decided.extend, venue_time=True
-        )
-        board_feed.advance(10.0, EPOCH + 10.0)
-        board_feed.advance(9.0, EPOCH + 9.0)  # a venue clock that stepped back
-        assert board_feed._now() == (10.0, EPOCH + 10.0)
-        return decided
-
-    assert asyncio.run(run()) == []
-
-
 def test_a_feed_on_the_hubs_time_takes_no_marks() -> None:
     async def run() -> None:
         board_feed = BoardFeed(PositionTracker(settling=HALL_SETTLING), lambda events: None)

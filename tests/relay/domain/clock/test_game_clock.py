@@ -236,3 +236,19 @@ def test_a_move_after_the_flag_leaves_the_mover_no_time_below_zero():
         move(2, 200.0),
     )
     assert overrun.state().black == 0.0  # 10 - 195 + 30 would be below zero
+
+
+def test_a_move_keyed_after_it_was_played_charges_no_one():
+    # Keyed from paper at the desk: its moment of entry says nothing of the players' times.
+    keyed = [
+        MoveMade(ply=ply, uci="0000", san="--", fen="", at=100.0 + ply, untimed=True)
+        for ply in (1, 2, 3)
+    ]
+    clock = played(FISCHER_90_30, started(), *keyed)
+    assert [(t.clock, t.spent) for t in clock.timings] == [(None, None)] * 3
+    state = clock.state()
+    assert state.running is None  # nothing runs on a game keyed after the fact
+    assert (state.white, state.black) == (5400, 5400)
+    # The same moves entered live, on the tablet beside the board, are timed.
+    live = played(FISCHER_90_30, started(), *(move(ply, 100.0 + ply) for ply in (1, 2, 3)))
+    assert [t.spent for t in live.timings] == [101.0, 1.0, 1.0]

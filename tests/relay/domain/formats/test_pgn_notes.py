@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import re
 
-import chess
-
 from relay.domain.formats.pgn import GameHeaders, PgnMove, PlayerTags, render_game
-from relay.domain.game.events import MoveMade, NoteAdded, TakenBack
-from relay.domain.game.record import GameRecord
+from relay.domain.game.events import NoteAdded, TakenBack
 from relay.hub.game_views import keyed_notes, opening_note, pgn_moves
 from tests.pgn_check import pgn_extract_problems, read_all
+from tests.records import record_of
 
 HEADERS = GameHeaders(
     event="Lille Open",
@@ -23,15 +21,6 @@ HEADERS = GameHeaders(
     white=PlayerTags("Blazquez, Denis"),
     black=PlayerTags("Soubirou, Oriane"),
 )
-
-
-def record_of(*sans: str) -> GameRecord:
-    board = chess.Board()
-    record = GameRecord()
-    for san in sans:
-        move = board.push_san(san)
-        record.apply(MoveMade(board.ply(), move.uci(), san, board.fen(), 1.0))
-    return record
 
 
 def note(ply: int, text: str) -> NoteAdded:

@@ -11,22 +11,13 @@ from relay.domain.game.arbiter import (
 )
 from relay.domain.game.events import (
     GameEnded,
-    MoveMade,
     ResultVerified,
     event_data,
     event_from_data,
 )
-from relay.domain.game.record import GameLogError, GameRecord
+from relay.domain.game.record import GameLogError
 from relay.domain.results import Result
-
-
-def record_of(*sans: str) -> GameRecord:
-    board = chess.Board()
-    record = GameRecord()
-    for san in sans:
-        move = board.push_san(san)
-        record.apply(MoveMade(board.ply(), move.uci(), san, board.fen(), 1.0))
-    return record
+from tests.records import record_of
 
 
 def test_an_arbiter_result_overrides_the_board_and_needs_verifying_again():

@@ -29,19 +29,11 @@ from relay.domain.game.keying import (
 )
 from relay.domain.game.record import GameRecord
 from relay.domain.results import Result
-
-
-def keyed_game(*sans: str) -> GameRecord:
-    board = chess.Board()
-    record = GameRecord()
-    for san in sans:
-        move = board.push_san(san)
-        record.apply(MoveMade(board.ply(), move.uci(), san, board.fen(), 1.0))
-    return record
+from tests.records import record_of
 
 
 def test_a_game_goes_from_to_key_to_keyed_to_checked():
-    record = keyed_game("e4", "e5")
+    record = record_of("e4", "e5")
     assert record.input_status == "to-key"
     record.apply(mark_keyed(record, by="Ann", at=2.0))
     assert (record.input_status, record.keyed_by, record.checked_by) == ("keyed", "Ann", None)
@@ -50,7 +42,7 @@ def test_a_game_goes_from_to_key_to_keyed_to_checked():
 
 
 def test_the_keyer_who_keyed_a_game_cannot_check_it():
-    record = keyed_game("e4")
+    record = record_of("e4")
     record.apply(mark_keyed(record, by="Ann", at=2.0))
     with pytest.raises(KeyingError, match=r"^Ann keyed this game: a different keyer checks it"):
         mark_checked(record, by="Ann", at=3.0)
@@ -68,7 +60,7 @@ def test_the_keyer_who_keyed_a_game_cannot_check_it():
     ],
 )
 def test_a_status_out_of_turn_is_refused_in_words(steps, rule, message):
-    record = keyed_game() if not steps else keyed_game("d4")
+    record = record_of() if not steps else record_of("d4")
     for status, by in zip(steps, ("Ann", "Bob"), strict=False):
         record.apply(InputStatusSet(status=status, by=by, at=1.0))
     with pytest.raises(KeyingError, match=f"^{message}$"):
@@ -83,7 +75,7 @@ def test_a_game_with_a_proposed_result_and_no_moves_can_be_keyed():
 
 
 def test_any_change_to_the_moves_makes_the_game_one_to_key_again():
-    record = keyed_game("e4", "e5", "Nf3")
+    record = record_of("e4", "e5", "Nf3")
     record.apply(InputStatusSet(status="keyed", by="Ann", at=1.0))
     record.apply(InputStatusSet(status="checked", by="Bob", at=2.0))
     record.apply(MovesReplaced(ply=3, uci=("b1c3",), by="Chief", reason="sheet", at=3.0))
@@ -100,30 +92,30 @@ def test_any_change_to_the_moves_makes_the_game_one_to_key_again():
 
 
 def test_a_result_does_not_undo_the_keying():
-    record = keyed_game("e4")
+    record = record_of("e4")
     record.apply(InputStatusSet(status="keyed", by="Ann", at=1.0))
     record.apply(ResultSet(result=Result.DRAW, by="Chief", reason="", at=2.0))
     assert record.input_status == "keyed"
 
 
 def test_a_slip_is_taken_back_but_not_in_a_checked_game_or_one_with_a_result():
-    record = keyed_game("e4", "e5", "Nc3")
+    record = record_of("e4", "e5", "Nc3")
     back = take_back(record, ply=2, at=1.0)
-    assert back.fen == keyed_game("e4", "e5").board.fen()
+    assert back.fen == record_of("e4", "e5").board.fen()
     with pytest.raises(KeyingError, match="takes back nothing"):
         take_back(record, ply=3, at=1.0)
     record.apply(InputStatusSet(status="keyed", by="Ann", at=1.0))
     record.apply(InputStatusSet(status="checked", by="Bob", at=2.0))
     with pytest.raises(KeyingError, match=r"^the game is checked \(by Bob\): an arbiter"):
         take_back(record, ply=1, at=3.0)
-    decided = keyed_game("f3", "e5", "g4", "Qh4#")
+    decided = record_of("f3", "e5", "g4", "Qh4#")
     decided.apply(ResultSet(result=Result.BLACK_WINS, by="Chief", reason="", at=1.0))
     with pytest.raises(KeyingError, match=r"^the game has a result \(0-1\)"):
         take_back(decided, ply=2, at=2.0)
 
 
 def test_notes_are_kept_in_order_with_their_ply():
-    record = keyed_game("e4", "e5")
+    record = record_of("e4", "e5")
     record.apply(add_note(record, ply=2, text="  (=)  ", by="Ann", at=1.0))
     record.apply(add_note(record, ply=0, text="rest of score\nindecipherable", by="Ann", at=2.0))
     assert [(n.ply, n.text) for n in record.notes] == [
@@ -139,7 +131,7 @@ def test_notes_are_kept_in_order_with_their_ply():
 
 
 def test_a_keyer_proposes_a_decided_result_while_the_game_has_none():
-    record = keyed_game("e4")
+    record = record_of("e4")
     proposed = propose_result(record, result=Result.DRAW, at=1.0)
     assert (proposed.result, proposed.gesture) == (Result.DRAW, "scoresheet")
     with pytest.raises(KeyingError, match="1-0, 0-1 or 1/2-1/2"):
@@ -158,7 +150,7 @@ def test_the_new_events_are_stored_and_read_back():
 
 
 def test_positions_legal_moves_and_progress():
-    record = keyed_game("e4")
+    record = record_of("e4")
     assert positions(record) == [chess.STARTING_FEN, record.moves[0].fen]
     assert len(legal_moves(record)) == 20
     assert "e5" in legal_moves(record)
