@@ -17,6 +17,7 @@ import {
   reviewEdit, useProposal,
 } from "/static/arbiter-corrections.js";
 import { recordBye, recordWithdrawal } from "/static/arbiter-entries.js";
+import { watchAgents } from "/static/arbiter-agents.js";
 import { watchNames } from "/static/arbiter-names.js";
 import { addBye } from "/static/arbiter-pairing-table.js";
 import { pairNext, publishPairing, savePairings, undoPairings } from "/static/arbiter-pairings.js";
@@ -47,6 +48,7 @@ function wire() {
   $("bye-form").addEventListener("submit", recordBye);
   $("withdraw-form").addEventListener("submit", recordWithdrawal);
   watchNames();
+  watchAgents();
   $("correct-game").addEventListener("change", gameChosen);
   $("score-check-form").addEventListener("submit", checkScore);
   $("edit-form").addEventListener("submit", reviewEdit);

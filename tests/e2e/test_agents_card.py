@@ -1,0 +1,73 @@
+"""The arbiter console's Agents card (docs/venue-agent.md) in a real Chromium against
+``relay serve``: a venue agent connects and shows as connected with its boards, the one a
+game follows marked so; when its link drops the card says it is away, at once."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session
+from websockets.sync.client import connect
+
+from relay.demo.pgn_round import event_setup, load_pairings
+from relay.domain.formats.event_file import render_event_file
+from relay.store.access import create_token
+from relay.store.engine import open_store
+from tests.browser import browser_page, screenshot
+from tests.pgn_files import write_games
+from tests.relay_serve import relay_serve
+
+pytestmark = pytest.mark.browser
+
+HELLO = {
+    "type": "hello",
+    "agent": "hall",
+    "boards": [{"board": "1", "port": "/dev/ttyACM0"}, {"board": "2", "port": "/dev/ttyACM1"}],
+}
+
+
+def test_the_console_shows_an_agent_connected_then_away(tmp_path: Path) -> None:
+    games = write_games(tmp_path / "games.pgn", [("Venue, Vic", 2000, "Hall, Hal", 2010, "*")])
+    event = tmp_path / "event.toml"
+    event.write_text(
+        render_event_file(event_setup(load_pairings(games, 1), ["agent://hall/1"])),
+        encoding="utf-8",
+    )
+    db = f"sqlite:///{tmp_path / 'agents.db'}"
+    with relay_serve(tmp_path, event, db) as (_, address), browser_page(1400, 1000) as page:
+        engine = open_store(db)
+        with Session(engine) as session:
+            arbiter = create_token(session, user="Chief", role="arbiter")
+            operator = create_token(session, user="Venue laptop", role="operator")
+            session.commit()
+        engine.dispose()
+        page.goto(f"http://{address}arbiter")
+        page.fill("#token-input", arbiter)
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("#console")).to_be_visible()
+        expect(page.locator("#agents-card")).to_be_hidden()  # no agent yet
+
+        headers = {"Authorization": f"Bearer {operator}"}
+        with connect(f"ws://{address}api/agent", additional_headers=headers) as agent:
+            agent.send(json.dumps(HELLO))
+            assert json.loads(agent.recv(timeout=30)) == {"type": "welcome", "acked": 0}
+            card = page.locator("#agents-card")
+            expect(card).to_be_visible(timeout=15_000)
+            item = page.locator('#agents-list li.agent[data-agent="hall"]')
+            expect(item.locator(".agent-state")).to_have_text(" connected", timeout=15_000)
+            expect(item.locator(".agent-boards li")).to_have_text(
+                [
+                    "board 1 (/dev/ttyACM0): followed",
+                    "board 2 (/dev/ttyACM1): no game follows it",
+                ]
+            )
+            screenshot(page, "arbiter-agent-connected")
+        # The venue's link dropped.
+        away = re.compile(r"^ away since \d+(\.\d)? s ago$")
+        expect(item.locator(".agent-state")).to_have_text(away, timeout=15_000)
+        expect(item).to_have_class("agent away")
+        screenshot(page, "arbiter-agent-away")
