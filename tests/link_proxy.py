@@ -88,6 +88,10 @@ class LinkProxy:
             if not self._accepting.wait_for(lambda: self.accepted >= count, timeout):
                 raise TimeoutError(f"{self.accepted} connections, not {count}, in {timeout:g} s")
 
+    def retarget(self, port: int, host: str = "127.0.0.1") -> None:
+        """Forward new connections to ``port`` (a hub started again elsewhere)."""
+        self._target = (host, port)
+
     def delay(self, seconds: float) -> None:
         self._delay = seconds
 

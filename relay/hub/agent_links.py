@@ -11,10 +11,11 @@ sent for it, as a wired board starts from its dump.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,13 +34,16 @@ from drivers.events import (
 from relay.domain.errors import InvalidInputError
 from relay.hub.board_feed import Stamped
 from relay.hub.recorder import GameRecorder
-from relay.store.agent_inputs import InputIn, InputOrderError, acked, keep_inputs
+from relay.store.agent_inputs import InputIn, InputOrderError, acked, keep_inputs, last_seen
 
 __all__ = ["AgentBoardLink", "AgentLinks", "AgentMessageError", "parse_address"]
 
 log = logging.getLogger(__name__)
 
 SCHEME = "agent://"
+#: The kinds of input a board link starts from: the board's placement and its clock.
+POSITION_KINDS = ("PositionSnapshot", "FieldChange")
+STARTING_KINDS = (*POSITION_KINDS, "ClockReading")
 #: Most inputs in one message, boards per agent, characters in a name.
 MAX_ITEMS = 1000
 MAX_BOARDS = 1024
@@ -146,6 +150,14 @@ class AgentState:
         last = self._last.get(board, {})
         return [last[kind] for kind in ("position", "clock") if kind in last]
 
+    def recall(self, board: str, kept: Sequence[Stamped]) -> None:
+        """What the hub kept of ``board`` before it restarted, unless it has heard newer."""
+        last = self._last.setdefault(board, {})
+        for item in kept:
+            kind = "clock" if isinstance(item.event, ClockReading) else "position"
+            if kind not in last:
+                self.remember(board, item)
+
     def remember(self, board: str, item: Stamped) -> None:
         event = item.event
         if isinstance(event, FieldChange):
@@ -178,10 +190,22 @@ class AgentLinks:
     def _agent(self, name: str) -> AgentState:
         return self.agents.setdefault(name, AgentState(name))
 
-    def board(self, agent: str, board: str) -> AgentBoardLink:
+    async def board(self, agent: str, board: str) -> AgentBoardLink:
         """The board link a game follows for ``board`` of ``agent`` (a new one each time a
-        game attaches it: the last one is let go)."""
+        game attaches it: the last one is let go). It starts from the last position and
+        clock reading kept of the board, also those a hub that restarted had kept."""
+
+        def kept(session: Session) -> list[Stamped]:
+            found = last_seen(session, agent=agent, board=board, kinds=STARTING_KINDS)
+            positions = [found[kind] for kind in POSITION_KINDS if kind in found]
+            newest = [max(positions, key=lambda row: row.seq)] if positions else []
+            clock = [found["ClockReading"]] if "ClockReading" in found else []
+            rows = sorted([*newest, *clock], key=lambda row: row.seq)
+            return [Stamped(decode(json.loads(row.event)), row.mono, row.wall) for row in rows]
+
+        stored = await self._recorder.read(kept)
         state = self._agent(agent)
+        state.recall(board, stored)
         old = state.links.get(board)
         if old is not None:
             old.close("another game follows the board")

@@ -116,7 +116,7 @@ class Hub:
         if address is not None:
 
             async def through_agent(resuming: bool) -> BoardLink:
-                return self.agents.board(*address)
+                return await self.agents.board(*address)
 
             return await self._attach(
                 game_id, through_agent, url, port=url, clock_side=clock_side, venue_time=True

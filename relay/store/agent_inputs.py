@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from relay.domain.errors import InvalidInputError
 from relay.store.models import AgentInput
 
-__all__ = ["InputIn", "InputOrderError", "acked", "keep_inputs"]
+__all__ = ["InputIn", "InputOrderError", "acked", "keep_inputs", "last_seen"]
 
 
 class InputOrderError(ValueError, InvalidInputError):
@@ -68,3 +68,24 @@ def keep_inputs(
         held = item.seq
     session.flush()
     return fresh
+
+
+def last_seen(
+    session: Session, *, agent: str, board: str, kinds: Sequence[str], scan: int = 5000
+) -> dict[str, AgentInput]:
+    """The newest kept input of each of ``kinds`` (event kinds, e.g. ``ClockReading``) for
+    ``board`` of ``agent``, looking back over its last ``scan`` inputs."""
+    rows = session.exec(
+        select(AgentInput)
+        .where(AgentInput.agent == agent, AgentInput.board == board)
+        .order_by(AgentInput.seq.desc())  # type: ignore[attr-defined]
+        .limit(scan)
+    )
+    found: dict[str, AgentInput] = {}
+    for row in rows:
+        kind = json.loads(row.event).get("kind")
+        if kind in kinds and kind not in found:
+            found[kind] = row
+            if len(found) == len(kinds):
+                break
+    return found

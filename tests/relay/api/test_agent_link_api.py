@@ -5,6 +5,7 @@ venue's time."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -17,6 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 from drivers.event_codec import encode
 from drivers.events import Beep as BeepCommand
 from drivers.events import FieldChange, PositionSnapshot
+from relay.api.app import create_app
+from relay.config import Settings
 from relay.store.models import AgentInput
 from tests.relay.api.helpers import hub_of, setup_round, token
 
@@ -201,3 +204,36 @@ def test_a_game_follows_an_agents_board_on_the_venues_time(client: TestClient) -
             pass
     assert message["data"]["san"] == "e4"
     assert message["data"]["at"] == pytest.approx(1e9 + 11.3 + 0.25, abs=0.5)
+
+
+def test_a_restarted_hub_starts_an_agents_board_from_what_it_kept(tmp_path: Path) -> None:
+    # The board showed 1. e4 while no game followed it (or just before the hub went down):
+    # the hub had kept and acknowledged those inputs, so the agent will not send them again.
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'hub.db'}")
+    board = chess.Board()
+    start = position(board)
+    board.push_san("e4")
+    with TestClient(create_app(settings)) as before, connect(before) as ws:
+        greet(ws)
+        ws.send_text(
+            inputs(
+                (1, 10.0, encode(PositionSnapshot(start))),
+                (2, 11.0, encode(FieldChange(chess.E4, "P", position(board)))),
+            )
+        )
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 2}
+    with TestClient(create_app(settings)) as after:
+        _, game_id = setup_round(after)
+        hub = hub_of(after)
+        assert after.portal is not None
+        after.portal.call(lambda: hub.attach_dgt_board(game_id=game_id, url="agent://hall/1"))
+        with (
+            after.websocket_connect(f"/api/games/{game_id}/stream") as stream,
+            connect(after) as ws,
+        ):
+            assert greet(ws) == 2
+            for tenth in range(112, 140):
+                ws.send_text(json.dumps({"type": "time", "mono": tenth / 10, "wall": 1e9}))
+            while (message := json.loads(stream.receive_text())).get("kind") != "move":
+                pass
+    assert message["data"]["san"] == "e4"
