@@ -273,7 +273,7 @@ class ArbiterDesk:
         if report.created:
             self._views.forget(round_id)
         records = await self._recorder.run(
-            lambda session: {game_id: _record(session, game_id) for game_id in stored}
+            lambda session: {game_id: stored_record(session, game_id) for game_id in stored}
         )
         for game_id, events in stored.items():
             self._recorder.publish(round_id, events)
@@ -308,7 +308,7 @@ class ArbiterDesk:
         after: list[GameRecord] = []
 
         def work(session: Session) -> tuple[Sequence[GameEvent], Callable[[Session], None]]:
-            record = _record(session, game_id)
+            record = stored_record(session, game_id)
             events = decide(record, time.time())
             for event in events:
                 record.apply(event)
@@ -324,7 +324,8 @@ class ArbiterDesk:
         return GameChange(game_id, after[0], stored)
 
 
-def _record(session: Session, game_id: int) -> GameRecord:
+def stored_record(session: Session, game_id: int) -> GameRecord:
+    """The game as its stored log has it."""
     return GameRecord.from_events(
         event_from_data(item.kind, item.data) for item in read_events(session, game_id=game_id)
     )
@@ -367,7 +368,7 @@ class _Importer:
                     f"{pairing.black.name}, not {imported.white} - {imported.black}"
                 )
             game_id = pairing.game_id
-            record = _record(self._session, game_id)
+            record = stored_record(self._session, game_id)
         at = time.time()
         events: list[GameEvent] = []
         if [move.uci for move in record.moves] != list(imported.uci):

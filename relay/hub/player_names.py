@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from relay.domain.errors import InvalidInputError
-from relay.domain.game.events import event_from_data
-from relay.domain.game.record import GameRecord
 from relay.domain.tournament.name_match import (
     Entrant,
     NameClash,
@@ -36,10 +34,10 @@ from relay.domain.tournament.name_match import (
     fuller_name,
     standard_name,
 )
+from relay.hub.arbiter_desk import stored_record
 from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
 from relay.store.access import Identity, audit
-from relay.store.event_log import read_events
 from relay.store.models import Player
 from relay.store.player_merge import (
     MergedPlayers,
@@ -82,12 +80,6 @@ class Clash:
         return self.refused is None
 
 
-def _record(session: Session, game_id: int) -> GameRecord:
-    return GameRecord.from_events(
-        event_from_data(item.kind, item.data) for item in read_events(session, game_id=game_id)
-    )
-
-
 def _official(session: Session, places: Sequence[Placement]) -> list[Placement]:
     """The player's games in published rounds whose result is verified."""
     return [
@@ -95,7 +87,7 @@ def _official(session: Session, places: Sequence[Placement]) -> list[Placement]:
         for place in places
         if place.published
         and place.game_id is not None
-        and _record(session, place.game_id).verified
+        and stored_record(session, place.game_id).verified
     ]
 
 

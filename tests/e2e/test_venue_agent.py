@@ -89,62 +89,65 @@ def agent_status(address: str, token: str) -> dict[str, object]:
         return dict(json.loads(reply.read())[0])
 
 
-def test_a_round_through_an_agent_survives_a_cut_and_a_blackholed_link(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def agent_round(
+    folder: Path, *, seed: int
+) -> Iterator[tuple[BoardsimProcess, dict[int, list[str]], Path, str]]:
+    """boardsim playing the bundled games on ``BOARDS`` boards, and the hub's event file
+    naming them ``agent://hall/N``: boardsim, the moves each board will play, the event
+    file and the database's URL."""
     sources = source_games()
     boardsim = BoardsimProcess(
         bundled_games(),
         BOARDS,
-        *("--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "5", "--report-moves"),
+        *("--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", str(seed)),
+        "--report-moves",
     )
-    expected = {board: sources[(board - 1) % len(sources)] for board in range(1, BOARDS + 1)}
     try:
-        event = tmp_path / "event.toml"
+        expected = {board: sources[(board - 1) % len(sources)] for board in range(1, BOARDS + 1)}
+        event = folder / "event.toml"
         event.write_text(event_file([f"agent://hall/{n}" for n in range(1, BOARDS + 1)]))
-        db = f"sqlite:///{tmp_path / 'round.db'}"
-        with relay_serve(tmp_path, event, db) as (_, address):
-            operator = operator_token(db)
-            stream = f"ws://{address}api/rounds/1/stream"
-            with (
-                LinkProxy(port_of(address)) as proxy,
-                relay_agent(tmp_path, proxy.port, operator, boardsim.ports),
-            ):
-                follow(stream, lambda plies: sum(plies.values()) >= 40, 120)
-                proxy.cut()
-                boardsim.wait_until(lambda: len(boardsim.moved) >= 70, 60, "moves")
-                assert agent_status(address, operator)["connected"] is False
-                proxy.restore()
-                follow(stream, lambda plies: sum(plies.values()) >= 90, 120)
-                proxy.blackhole()
-                # The agent hears no answer to its pings and connects again (held too).
-                proxy.wait_accepted(3, 60)
-                assert len(boardsim.moved) > 100  # the boards played on meanwhile
-                proxy.restore()
-                finished = {board: len(moves) for board, moves in expected.items()}
-                with contextlib.suppress(AssertionError):  # the comparison below says what
-                    follow(stream, lambda plies: plies == finished, FINISH_SECONDS)
-            after = stored_moves(db)
-            assert after == expected, differences(after, expected)
-            kept = kept_inputs(db)
-            assert kept == list(range(1, len(kept) + 1))  # each input kept once, none missing
+        yield boardsim, expected, event, f"sqlite:///{folder / 'round.db'}"
     finally:
         boardsim.stop()
+
+
+def test_a_round_through_an_agent_survives_a_cut_and_a_blackholed_link(tmp_path: Path) -> None:
+    with (
+        agent_round(tmp_path, seed=5) as (boardsim, expected, event, db),
+        relay_serve(tmp_path, event, db) as (_, address),
+    ):
+        operator = operator_token(db)
+        stream = f"ws://{address}api/rounds/1/stream"
+        with (
+            LinkProxy(port_of(address)) as proxy,
+            relay_agent(tmp_path, proxy.port, operator, boardsim.ports),
+        ):
+            follow(stream, lambda plies: sum(plies.values()) >= 40, 120)
+            proxy.cut()
+            boardsim.wait_until(lambda: len(boardsim.moved) >= 70, 60, "moves")
+            assert agent_status(address, operator)["connected"] is False
+            proxy.restore()
+            follow(stream, lambda plies: sum(plies.values()) >= 90, 120)
+            proxy.blackhole()
+            # The agent hears no answer to its pings and connects again (held too).
+            proxy.wait_accepted(3, 60)
+            assert len(boardsim.moved) > 100  # the boards played on meanwhile
+            proxy.restore()
+            finished = {board: len(moves) for board, moves in expected.items()}
+            with contextlib.suppress(AssertionError):  # the comparison below says what
+                follow(stream, lambda plies: plies == finished, FINISH_SECONDS)
+        after = stored_moves(db)
+        assert after == expected, differences(after, expected)
+        kept = kept_inputs(db)
+        assert kept == list(range(1, len(kept) + 1))  # each input kept once, none missing
 
 
 def test_a_hub_killed_mid_round_loses_nothing_the_agent_sent(tmp_path: Path) -> None:
     """kill -9 of the hub while the agent sends: the agent keeps what was not acknowledged,
     the hub started again on the same database resends nothing twice and picks each board
     up from what it had kept."""
-    sources = source_games()
-    boardsim = BoardsimProcess(
-        bundled_games(),
-        BOARDS,
-        *("--ply-seconds", "0.3", "--touch-seconds", "0.03", "--seed", "9", "--report-moves"),
-    )
-    expected = {board: sources[(board - 1) % len(sources)] for board in range(1, BOARDS + 1)}
-    try:
-        event = tmp_path / "event.toml"
-        event.write_text(event_file([f"agent://hall/{n}" for n in range(1, BOARDS + 1)]))
-        db = f"sqlite:///{tmp_path / 'round.db'}"
+    with agent_round(tmp_path, seed=9) as (boardsim, expected, event, db):
         with LinkProxy(1) as proxy, contextlib.ExitStack() as agent_scope:
             with relay_serve(tmp_path, event, db) as (first, address):
                 proxy.retarget(port_of(address))
@@ -166,5 +169,3 @@ def test_a_hub_killed_mid_round_loses_nothing_the_agent_sent(tmp_path: Path) -> 
         assert after == expected, differences(after, expected)
         kept = kept_inputs(db)
         assert kept == list(range(1, len(kept) + 1))  # each input kept once, none missing
-    finally:
-        boardsim.stop()

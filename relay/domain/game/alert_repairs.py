@@ -25,7 +25,7 @@ import chess
 from relay.domain.errors import InvalidInputError
 from relay.domain.game.matching import all_sequences
 from relay.domain.game.placement import Placement
-from relay.domain.game.score_check import Correction, move_label, moves_text
+from relay.domain.game.score_check import Correction, move_label, moves_text, sans_played
 
 #: Plies a continuation may add after the record.
 _MOST_AHEAD = 4
@@ -133,7 +133,7 @@ def _continuation(game: chess.Board, shown: Placement) -> Correction | None:
     for plies in range(1, _MOST_AHEAD + 1):
         found = all_sequences(board, shown, plies)
         if found:
-            sans = _sans(board, found[0])
+            sans = tuple(sans_played(found[0], board))
             return Correction(end + 1, sans, f"accept {moves_text(end + 1, sans)} as played")
     for back in range(1, min(_MOST_BACK, end) + 1):
         board.pop()
@@ -141,17 +141,7 @@ def _continuation(game: chess.Board, shown: Placement) -> Correction | None:
             found = all_sequences(board, shown, plies)
             if found:
                 first = end - back + 1
-                sans = _sans(board, found[0])
+                sans = tuple(sans_played(found[0], board))
                 words = f"replace the moves from {move_label(first)} with {moves_text(first, sans)}"
                 return Correction(first, sans, words)
     return None
-
-
-def _sans(board: chess.Board, moves: list[chess.Move]) -> tuple[str, ...]:
-    sans = []
-    for move in moves:
-        sans.append(board.san(move))
-        board.push(move)
-    for _ in moves:
-        board.pop()
-    return tuple(sans)

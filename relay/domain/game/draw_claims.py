@@ -25,6 +25,7 @@ import chess
 from relay.domain.errors import RefusedError
 from relay.domain.game.entries import (
     Accepted,
+    board_before,
     move_events,
     parse_entry,
     replayed,
@@ -32,6 +33,7 @@ from relay.domain.game.entries import (
 from relay.domain.game.events import ArbiterAlert, GameEvent, ResultProposed
 from relay.domain.game.laws import Repetitions
 from relay.domain.game.record import GameRecord
+from relay.domain.game.score_check import move_label
 from relay.domain.results import Result
 
 RULES = ("threefold", "fifty-moves")
@@ -111,9 +113,7 @@ def _made_before(
 ) -> ClaimVerdict:
     """A claim for a ply already entered: a wrong claim with that very move, sent again
     (acknowledged), or a conflict."""
-    before = board.copy()
-    while len(before.move_stack) >= ply:
-        before.pop()
+    before = board_before(board, ply)
     standing = board.move_stack[ply - 1]
     player = "white" if before.turn == chess.WHITE else "black"
     if move is not None:
@@ -188,8 +188,7 @@ def _claim_words(ply: int, player: str, rule: str, san: str | None) -> str:
     words = f"{player.capitalize()} claims a draw by {_RULE_WORDS[rule]}"
     if san is None:
         return words
-    number = (ply + 1) // 2
-    return f"{words} with {number}{'.' if ply % 2 else '...'} {san}"
+    return f"{words} with {move_label(ply)} {san}"
 
 
 def _nth(times: int) -> str:

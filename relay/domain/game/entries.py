@@ -93,9 +93,7 @@ def judge_entry(board: chess.Board, ply: int, text: str) -> Accepted | Repeated:
             f"entry is for ply {entered + 1}"
         )
     if ply <= entered:
-        before = board.copy()
-        while len(before.move_stack) >= ply:
-            before.pop()
+        before = board_before(board, ply)
         standing = board.move_stack[ply - 1]
         move = parse_entry(before, text)
         if move != standing:
@@ -128,6 +126,14 @@ def entry_events(
     if record.result.is_decided:
         raise EntryConflictError(f"the game is over ({record.result}): no move can follow")
     return judged, move_events(record, board, repetitions, judged, at, timed=timed)
+
+
+def board_before(board: chess.Board, ply: int) -> chess.Board:
+    """A copy of ``board`` (with its move stack) as it stood before ``ply`` was played."""
+    before = board.copy()
+    while len(before.move_stack) >= ply:
+        before.pop()
+    return before
 
 
 def replayed(record: GameRecord) -> tuple[chess.Board, Repetitions]:

@@ -94,15 +94,20 @@ def plies_of(moves: int, last: str = "black") -> int:
     return 0 if moves == 0 else 2 * moves - (1 if last == "white" else 0)
 
 
-def recorded_sans(recorded: Sequence[str]) -> list[str]:
-    """The record's moves (UCI, as the log holds them) in SAN."""
-    board = chess.Board()
+def sans_played(moves: Sequence[chess.Move], start: chess.Board | None = None) -> list[str]:
+    """``moves`` in SAN, each as it stands after the ones before, played from ``start`` (the
+    starting position by default; ``start`` itself is left as it was)."""
+    board = chess.Board() if start is None else start.copy()
     sans = []
-    for uci in recorded:
-        move = chess.Move.from_uci(uci)
+    for move in moves:
         sans.append(board.san(move))
         board.push(move)
     return sans
+
+
+def recorded_sans(recorded: Sequence[str]) -> list[str]:
+    """The record's moves (UCI, as the log holds them) in SAN."""
+    return sans_played([chess.Move.from_uci(uci) for uci in recorded])
 
 
 def check_count(recorded: Sequence[str], plies: int) -> ScoreCheck:
@@ -151,7 +156,7 @@ def check_score(recorded: Sequence[str], score: str) -> ScoreCheck:
         min(len(record_moves), len(sheet)),
     )
     have, plies = len(record_moves), len(sheet)
-    sheet_sans = _sans_from(sheet)
+    sheet_sans = sans_played(sheet)
     if first == have == plies:
         words = f"the record and the scoresheet agree, {_plies(plies)}"
         return ScoreCheck(have, plies, (), None, words)
@@ -273,7 +278,7 @@ def _unreadable(
                 [chess.Move.from_uci(uci) for uci in recorded],
                 sheet,
                 sans,
-                _sans_from(sheet),
+                sans_played(sheet),
                 earlier,
             ),
         )
@@ -288,15 +293,6 @@ def _extra_at_end(sans: list[str], plies: int) -> Difference:
         f"scoresheet at the end: {moves_text(plies + 1, extra)}"
     )
     return Difference("extra", plies + 1, extra, (), words)
-
-
-def _sans_from(moves: list[chess.Move]) -> list[str]:
-    board = chess.Board()
-    sans = []
-    for move in moves:
-        sans.append(board.san(move))
-        board.push(move)
-    return sans
 
 
 def moves_text(ply: int, sans: Sequence[str]) -> str:
