@@ -27,6 +27,7 @@ from relay.domain.formats.event_file import EventFileError, EventSetup, parse_ev
 from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
 from relay.hub.hub import Hub
+from relay.hub.outputs.lichess import LichessSetupError
 from relay.hub.wal_checkpoints import checkpoint_every
 from relay.store.access import ROLES, UnknownRoleError, create_token, list_users, revoke_tokens
 from relay.store.checkpoints import is_sqlite
@@ -237,6 +238,12 @@ async def _load(hub: Hub, setup: EventSetup) -> None:
     except ConflictError as error:
         raise CommandError(f"event file: {error}") from None
     print(f"event file: {report}", flush=True)
+    try:
+        outputs = hub.outputs.open(report.tournament_id, setup.outputs, os.environ)
+    except LichessSetupError as error:
+        raise CommandError(f"event file: {error}") from None
+    for output in outputs:
+        print(f"output {output}", flush=True)
 
     def newest_paired(session: Session) -> int | None:
         for round_ in reversed(list_rounds(session, tournament_id=report.tournament_id)):

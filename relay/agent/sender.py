@@ -64,7 +64,8 @@ class AgentSender:
         """A new connection: introduce the agent and wait for the hub's ``welcome``."""
         self.state = LinkState.GREETING
         boards = [{"board": board, "port": port} for board, port in sorted(self.boards.items())]
-        return [{"type": "hello", "agent": self.name, "boards": boards}]
+        hello = {"type": "hello", "agent": self.name, "boards": boards}
+        return [{**hello, "queued": self.queue.last_seq}]
 
     def disconnected(self) -> None:
         self.state = LinkState.OFFLINE
@@ -154,4 +155,4 @@ class AgentSender:
             }
             for queued in pending
         ]
-        return [{"type": "inputs", "items": items}]
+        return [{"type": "inputs", "items": items, "queued": self.queue.last_seq}]

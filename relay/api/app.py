@@ -23,6 +23,8 @@ from relay.api import (
     game_input,
     games,
     imports,
+    livechess,
+    outputs,
     pairings,
     player_names,
     score_check,
@@ -118,6 +120,8 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         imports,
         player_names,
         agent_link,
+        outputs,
+        livechess,
     ):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     declare(app)

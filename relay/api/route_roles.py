@@ -48,14 +48,15 @@ def _walk(dependant: Dependant) -> Iterator[Dependant]:
 
 
 def api_routes(app: FastAPI) -> Iterator[APIRoute | APIWebSocketRoute]:
-    """The app's API routes and websocket routes (not the pages), inside included routers."""
+    """The app's API routes and websocket routes (``/api/``, and the LiveChess feed's
+    ``/livechess/``; not the pages), inside included routers."""
     yield from _routes(app.routes)
 
 
 def _routes(routes: list[BaseRoute]) -> Iterator[APIRoute | APIWebSocketRoute]:
     for route in routes:
         if isinstance(route, APIRoute | APIWebSocketRoute):
-            if route.path.startswith("/api/"):
+            if route.path.startswith(("/api/", "/livechess/")):
                 yield route
             continue
         included = getattr(route, "original_router", None)

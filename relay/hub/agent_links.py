@@ -26,7 +26,6 @@ from drivers.events import (
     BoardEvent,
     ClockCommand,
     ClockCommandFailed,
-    ClockReading,
     Disconnected,
     FieldChange,
     PositionSnapshot,
@@ -34,7 +33,16 @@ from drivers.events import (
 from relay.domain.errors import InvalidInputError
 from relay.hub.board_feed import Stamped
 from relay.hub.recorder import GameRecorder
-from relay.store.agent_inputs import InputIn, InputOrderError, acked, keep_inputs, last_seen
+from relay.store.agent_inputs import (
+    InputIn,
+    InputOrderError,
+    acked,
+    game_mark,
+    inputs_after,
+    keep_inputs,
+    last_seen,
+)
+from relay.store.models import AgentInput
 
 __all__ = ["AgentBoardLink", "AgentLinks", "AgentMessageError", "parse_address"]
 
@@ -81,18 +89,54 @@ def _number(value: object, where: str) -> float:
     return number
 
 
+def _stamped(row: AgentInput, *, whole: bool = False) -> Stamped:
+    """A kept input as the link gives it; ``whole``: a field change as the whole placement
+    it left (the board as it stood, to start from)."""
+    event = decode(json.loads(row.event))
+    if whole and isinstance(event, FieldChange):
+        event = PositionSnapshot(event.position)
+    return Stamped(event, row.mono, row.wall, row.seq)
+
+
+def _queued(message: dict[str, Any]) -> int:
+    """The newest input the agent says it has queued (0 when it does not say)."""
+    value = message.get("queued", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
+        raise AgentMessageError(f"queued is a whole number from 0, not {str(value)[:40]}")
+    return value
+
+
 class AgentBoardLink:
-    """One board of an agent, as a game's session reads it."""
+    """One board of an agent, as a game's session reads it: first what the game must be
+    fed to stand where the board does (see :meth:`AgentLinks.board`), then the board's
+    inputs as they come, each once."""
 
     def __init__(self, agent: AgentState, board: str) -> None:
         self._agent = agent
         self.board = board
-        self._items: asyncio.Queue[Stamped | None] = asyncio.Queue()
-        self.followed = False
+        self._items: asyncio.Queue[tuple[int | None, Stamped] | None] = asyncio.Queue()
+        self._start: list[tuple[int, Stamped]] = []
+        #: The newest input the start covers: inputs up to it are not fed again.
+        self._covered = 0
+        self.followed = True
 
-    def deliver(self, item: Stamped) -> None:
+    def begin(self, start: Sequence[tuple[int, Stamped]], covered: int) -> None:
+        self._start, self._covered = list(start), covered
+
+    @property
+    def reachable(self) -> bool:
+        """Whether the board's agent is connected to the hub now."""
+        return self._agent.connected
+
+    @property
+    def waiting(self) -> int:
+        """Inputs and marks delivered and not yet read by the game's session."""
+        return len(self._start) + self._items.qsize()
+
+    def deliver(self, item: Stamped, seq: int | None = None) -> None:
+        """An input numbered ``seq`` (None: a time mark) for the board's game."""
         if self.followed:
-            self._items.put_nowait(item)
+            self._items.put_nowait((seq, item))
 
     def events(self) -> AsyncIterator[BoardEvent]:
         """As :class:`drivers.link.BoardLink`: the events without their venue's time."""
@@ -104,12 +148,14 @@ class AgentBoardLink:
                 yield item.event
 
     async def stamped_events(self) -> AsyncIterator[Stamped]:
-        """The board's events with the venue's time, and the agent's time marks; first the
-        last position and clock reading the agent sent for it, if any."""
-        self.followed = True
-        for start in self._agent.start_of(self.board):
+        """The board's events with the venue's time, and the agent's time marks."""
+        for _, start in self._start:
             yield start
-        while (item := await self._items.get()) is not None:
+        self._start = []
+        while (queued := await self._items.get()) is not None:
+            seq, item = queued
+            if seq is not None and seq <= self._covered:
+                continue  # committed before the start was read: fed already
             yield item
         mono, wall = self._agent.venue_now
         yield Stamped(Disconnected("let go by the hub"), mono, wall)
@@ -118,7 +164,7 @@ class AgentBoardLink:
         if not self._agent.send_command(self.board, command):
             mono, wall = self._agent.venue_now
             failed = ClockCommandFailed(command, f"agent {self._agent.name}'s link is down")
-            self._items.put_nowait(Stamped(failed, mono, wall))
+            self._items.put_nowait((None, Stamped(failed, mono, wall)))
 
     def close(self, reason: str = "closed by the host") -> None:
         self.followed = False
@@ -137,36 +183,15 @@ class AgentState:
     since: float | None = None
     last_heard: float | None = None
     acked: int = 0
+    #: The newest input the agent said it had queued: what it holds beyond ``acked`` is the
+    #: backlog at the venue (as of when it was last heard).
+    queued: int = 0
     #: The venue's (monotonic, Unix) time as the agent last gave it.
     venue_now: tuple[float, float] = (0.0, 0.0)
     #: Sends a message down the current connection, if any.
     send: Callable[[dict[str, Any]], None] | None = None
     links: dict[str, AgentBoardLink] = field(default_factory=dict)
-    #: Per board, the last whole position and clock reading, stamped.
-    _last: dict[str, dict[str, Stamped]] = field(default_factory=dict)
     _commands: int = 0
-
-    def start_of(self, board: str) -> list[Stamped]:
-        last = self._last.get(board, {})
-        return [last[kind] for kind in ("position", "clock") if kind in last]
-
-    def recall(self, board: str, kept: Sequence[Stamped]) -> None:
-        """What the hub kept of ``board`` before it restarted, unless it has heard newer."""
-        last = self._last.setdefault(board, {})
-        for item in kept:
-            kind = "clock" if isinstance(item.event, ClockReading) else "position"
-            if kind not in last:
-                self.remember(board, item)
-
-    def remember(self, board: str, item: Stamped) -> None:
-        event = item.event
-        if isinstance(event, FieldChange):
-            kept = Stamped(PositionSnapshot(event.position), item.mono, item.wall)
-            self._last.setdefault(board, {})["position"] = kept
-        elif isinstance(event, PositionSnapshot):
-            self._last.setdefault(board, {})["position"] = item
-        elif isinstance(event, ClockReading):
-            self._last.setdefault(board, {})["clock"] = item
 
     def send_command(self, board: str, command: ClockCommand) -> bool:
         """Send ``command`` to ``board``'s clock; False when it cannot go: the agent is away,
@@ -190,26 +215,40 @@ class AgentLinks:
     def _agent(self, name: str) -> AgentState:
         return self.agents.setdefault(name, AgentState(name))
 
-    async def board(self, agent: str, board: str) -> AgentBoardLink:
-        """The board link a game follows for ``board`` of ``agent`` (a new one each time a
-        game attaches it: the last one is let go). It starts from the last position and
-        clock reading kept of the board, also those a hub that restarted had kept."""
+    async def board(self, agent: str, board: str, *, game_id: int) -> AgentBoardLink:
+        """The board link game ``game_id`` follows for ``board`` of ``agent`` (a new one each
+        time a game attaches it: the last one is let go).
 
-        def kept(session: Session) -> list[Stamped]:
-            found = last_seen(session, agent=agent, board=board, kinds=STARTING_KINDS)
+        A game whose log has events decided from this board (a hub restarted mid-round)
+        is fed the board as it stood at the game's mark, then every input after the mark:
+        what the hub had acknowledged but not yet decided on when it stopped is decided now,
+        as it would have been. Any other game starts from the board's last position and
+        clock reading the hub holds, as a wired board starts from its dump."""
+        state = self._agent(agent)
+        old = state.links.get(board)
+        if old is not None:
+            old.close("another game follows the board")
+        # Registered before the store is read: an input committed meanwhile is either read
+        # or delivered, and the link feeds each once.
+        link = state.links[board] = AgentBoardLink(state, board)
+
+        def starting(session: Session) -> tuple[list[AgentInput], Sequence[AgentInput], int]:
+            mark = game_mark(session, game_id=game_id)
+            resumed = mark is not None and (mark.agent, mark.board) == (agent, board)
+            upto = mark.seq if mark is not None and resumed else None
+            found = last_seen(session, agent=agent, board=board, kinds=STARTING_KINDS, upto=upto)
             positions = [found[kind] for kind in POSITION_KINDS if kind in found]
             newest = [max(positions, key=lambda row: row.seq)] if positions else []
             clock = [found["ClockReading"]] if "ClockReading" in found else []
             rows = sorted([*newest, *clock], key=lambda row: row.seq)
-            return [Stamped(decode(json.loads(row.event)), row.mono, row.wall) for row in rows]
+            after = (
+                [] if upto is None else inputs_after(session, agent=agent, board=board, seq=upto)
+            )
+            return rows, after, acked(session, agent=agent)
 
-        stored = await self._recorder.read(kept)
-        state = self._agent(agent)
-        state.recall(board, stored)
-        old = state.links.get(board)
-        if old is not None:
-            old.close("another game follows the board")
-        link = state.links[board] = AgentBoardLink(state, board)
+        rows, after, covered = await self._recorder.read(starting)
+        start = [(row.seq, _stamped(row, whole=True)) for row in rows]
+        link.begin([*start, *((row.seq, _stamped(row)) for row in after)], covered)
         return link
 
     async def hello(
@@ -233,12 +272,14 @@ class AgentLinks:
                 raise AgentMessageError(f"a board is {{board, port}}, not {item!r}")
             assert isinstance(board, str)
             said[board] = port
+        queued = _queued(message)
         state = self._agent(name)
         if state.connected and state.send is not None:
             log.warning("agent %s connected again; the older connection is let go", name)
         state.boards, state.connected, state.send = said, True, send
         state.since = state.last_heard = time.time()
         state.acked = await self._recorder.read(lambda session: acked(session, agent=name))
+        state.queued = max(state.acked, queued)
         send({"type": "welcome", "acked": state.acked})
         log.info(
             "agent %s connected with %d boards; it resends after %d", name, len(said), state.acked
@@ -263,7 +304,9 @@ class AgentLinks:
             for link in state.links.values():
                 link.deliver(Stamped(None, *state.venue_now))
         elif kind == "inputs":
+            queued = _queued(message)
             await self._inputs(state, message.get("items"))
+            state.queued = max(state.acked, queued)
         else:
             raise AgentMessageError(f"unknown message type {kind!r}")
 
@@ -283,12 +326,11 @@ class AgentLinks:
         except InputOrderError as error:  # the agent starts again from the welcome
             raise AgentMessageError(str(error)) from None
         for item in fresh:
-            stamped = Stamped(decode(item.event), item.mono, item.wall)
-            state.remember(item.board, stamped)
+            stamped = Stamped(decode(item.event), item.mono, item.wall, item.seq)
             state.venue_now = (item.mono, item.wall)
             link = state.links.get(item.board)
             if link is not None:
-                link.deliver(stamped)
+                link.deliver(stamped, item.seq)
         state.acked = max(state.acked, inputs[-1].seq)
         if state.send is not None:
             state.send({"type": "ack", "seq": state.acked})
@@ -325,6 +367,7 @@ class AgentLinks:
                 "since": state.since,
                 "last_heard": state.last_heard,
                 "acked": state.acked,
+                "backlog": state.queued - state.acked,
                 "boards": [
                     {
                         "board": board,

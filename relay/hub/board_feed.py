@@ -104,6 +104,8 @@ class Stamped:
     event: BoardEvent | None
     mono: float
     wall: float
+    #: The agent's number for the input (None: a time mark, or an event of the hub's own).
+    seq: int | None = None
 
 
 class BoardFeed:

@@ -25,6 +25,7 @@ from relay.domain.game.events import ClockSideDecided, GameEnded, GameEvent, is_
 from relay.domain.game.tracker import PositionTracker
 from relay.hub.board_feed import BoardFeed, Stamped
 from relay.hub.recorder import GameRecorder
+from relay.store.agent_inputs import InputMark
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class BoardSession:
         clock_decided: ClockSideDecided | None = None,
         clock_set_by_hub: bool = False,
         venue_time: bool = False,
+        agent_board: tuple[str, str] | None = None,
     ) -> None:
         self.round_id = round_id
         self.game_id = game_id
@@ -96,7 +98,11 @@ class BoardSession:
             self._feed.hub_set()
         #: The game has a result: later events from the board are not recorded into it.
         self.finished = tracker.finished
-        self._outbox: asyncio.Queue[Sequence[GameEvent]] = asyncio.Queue()
+        #: (agent, board) of a board a venue agent reads: each batch of events is written
+        #: with the game's mark, the last of the board's inputs consumed before it.
+        self._agent_board = agent_board
+        self._consumed: int | None = None
+        self._outbox: asyncio.Queue[tuple[Sequence[GameEvent], InputMark | None]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.connected = True
         #: Set while the board's link is down (the driver may be reconnecting).
@@ -140,6 +146,8 @@ class BoardSession:
                         self._feed.advance(item.mono, item.wall)
                         continue
                     event, at = item.event, (item.mono, item.wall)
+                    if item.seq is not None:
+                        self._consumed = item.seq
                 else:
                     event, at = item, None
                 self._handle(event, at)
@@ -220,16 +228,21 @@ class BoardSession:
         if any(isinstance(event, GameEnded) for event in logged):
             self.finished = True
         if logged:
-            self._outbox.put_nowait(logged)
+            self._outbox.put_nowait((logged, self._mark()))
+
+    def _mark(self) -> InputMark | None:
+        if self._agent_board is None or self._consumed is None:
+            return None
+        return InputMark(*self._agent_board, self._consumed)
 
     async def _write(self) -> None:
         while True:
-            events = await self._outbox.get()
+            events, mark = await self._outbox.get()
             attempt = 0
             while True:
                 try:
                     await self._recorder.record(
-                        round_id=self.round_id, game_id=self.game_id, events=events
+                        round_id=self.round_id, game_id=self.game_id, events=events, mark=mark
                     )
                     break
                 except Exception as error:

@@ -32,6 +32,7 @@ from relay.hub.board_session import BoardSession
 from relay.hub.clock_desk import ClockDesk
 from relay.hub.game_views import GameViews, control_of
 from relay.hub.input_desk import InputDesk
+from relay.hub.outputs.desk import OutputDesk
 from relay.hub.pairing_desk import PairingDesk
 from relay.hub.player_names import PlayerNames
 from relay.hub.recorder import GameRecorder
@@ -85,6 +86,7 @@ class Hub:
         self.names = PlayerNames(self.recorder, self.views)
         #: Venue agents and the boards they read (docs/venue-agent.md).
         self.agents = AgentLinks(self.recorder)
+        self.outputs = OutputDesk(engine, self.views)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         #: The port each followed game's board is on, by game.
@@ -116,10 +118,10 @@ class Hub:
         if address is not None:
 
             async def through_agent(resuming: bool) -> BoardLink:
-                return await self.agents.board(*address)
+                return await self.agents.board(*address, game_id=game_id)
 
             return await self._attach(
-                game_id, through_agent, url, port=url, clock_side=clock_side, venue_time=True
+                game_id, through_agent, url, port=url, clock_side=clock_side, agent_board=address
             )
 
         async def connect(resuming: bool) -> BoardLink:
@@ -209,9 +211,13 @@ class Hub:
         session = self.sessions.get(game_id)
         if session is None:
             return {"attached": False, "connected": False, "unsaved": 0}
+        link = self._links.get(game_id)
+        # A board read by a venue agent is out of reach while its agent is away, whatever
+        # the board last said.
+        reachable = not isinstance(link, AgentBoardLink) or link.reachable
         health: dict[str, object] = {
             "attached": True,
-            "connected": session.connected,
+            "connected": session.connected and reachable,
             "unsaved": session.unsaved,
             "clock_connected": session.clock_connected,
         }
@@ -287,7 +293,7 @@ class Hub:
         name: str,
         port: str | None = None,
         clock_side: ClockSide | None = None,
-        venue_time: bool = False,
+        agent_board: tuple[str, str] | None = None,
     ) -> BoardSession:
         if game_id in self.sessions or game_id in self._attaching:
             raise BoardInUseError(f"game {game_id} already has a board")
@@ -331,7 +337,8 @@ class Hub:
             clock_decided=record.clock_side,
             # Clocks started centrally (before a restart): their running side is the hub's.
             clock_set_by_hub=record.clock.started,
-            venue_time=venue_time,
+            venue_time=agent_board is not None,
+            agent_board=agent_board,
         )
         self.sessions[game_id] = session
         self._links[game_id] = link
@@ -370,6 +377,7 @@ class Hub:
         :class:`HubClosingError`)."""
         self._closing = True
         self.clocks.close()
+        await self.outputs.close()
         for task in tuple(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

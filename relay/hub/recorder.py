@@ -25,6 +25,7 @@ from relay.bus.memory import MemoryBus
 from relay.bus.messages import Published
 from relay.domain.game.events import GameEvent, event_data
 from relay.store.access import Identity, audit
+from relay.store.agent_inputs import InputMark
 from relay.store.event_log import StoredEvent, append_events
 from relay.store.log_appender import LogAppender
 
@@ -78,17 +79,27 @@ class GameRecorder:
         return await read_store(self._engine, work)
 
     async def record(
-        self, *, round_id: int, game_id: int, events: Sequence[GameEvent]
+        self,
+        *,
+        round_id: int,
+        game_id: int,
+        events: Sequence[GameEvent],
+        mark: InputMark | None = None,
     ) -> list[StoredEvent]:
-        """Append ``events`` to the game's log, commit, then publish them."""
+        """Append ``events`` to the game's log, with its ``mark`` when the events were
+        decided from an agent's board; commit, then publish them."""
         rows = [(event.kind, event_data(event)) for event in events]
         loop = asyncio.get_running_loop()
-        stored = await loop.run_in_executor(self._writer, self._append, game_id, rows)
+        stored = await loop.run_in_executor(self._writer, self._append, game_id, rows, mark)
         self.publish(round_id, stored)
         return stored
 
-    def _append(self, game_id: int, rows: list[tuple[str, dict[str, Any]]]) -> list[StoredEvent]:
-        return self._appender.append(game_id=game_id, events=rows, recorded_at=time.time())
+    def _append(
+        self, game_id: int, rows: list[tuple[str, dict[str, Any]]], mark: InputMark | None
+    ) -> list[StoredEvent]:
+        return self._appender.append(
+            game_id=game_id, events=rows, recorded_at=time.time(), mark=mark
+        )
 
     async def decide(
         self,

@@ -12,9 +12,18 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from relay.domain.errors import InvalidInputError
-from relay.store.models import AgentInput
+from relay.store.models import AgentInput, AgentMark
 
-__all__ = ["InputIn", "InputOrderError", "acked", "keep_inputs", "last_seen"]
+__all__ = [
+    "InputIn",
+    "InputMark",
+    "InputOrderError",
+    "acked",
+    "game_mark",
+    "inputs_after",
+    "keep_inputs",
+    "last_seen",
+]
 
 
 class InputOrderError(ValueError, InvalidInputError):
@@ -30,6 +39,16 @@ class InputIn:
     mono: float
     wall: float
     event: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class InputMark:
+    """A game's mark: the last input of ``board`` of ``agent`` whose consequences are in the
+    game's log (written with them, by :class:`relay.store.log_appender.LogAppender`)."""
+
+    agent: str
+    board: str
+    seq: int
 
 
 def acked(session: Session, *, agent: str) -> int:
@@ -71,15 +90,22 @@ def keep_inputs(
 
 
 def last_seen(
-    session: Session, *, agent: str, board: str, kinds: Sequence[str], scan: int = 5000
+    session: Session,
+    *,
+    agent: str,
+    board: str,
+    kinds: Sequence[str],
+    scan: int = 5000,
+    upto: int | None = None,
 ) -> dict[str, AgentInput]:
     """The newest kept input of each of ``kinds`` (event kinds, e.g. ``ClockReading``) for
-    ``board`` of ``agent``, looking back over its last ``scan`` inputs."""
+    ``board`` of ``agent``, looking back over its last ``scan`` inputs (up to input ``upto``
+    when given)."""
+    query = select(AgentInput).where(AgentInput.agent == agent, AgentInput.board == board)
+    if upto is not None:
+        query = query.where(AgentInput.seq <= upto)
     rows = session.exec(
-        select(AgentInput)
-        .where(AgentInput.agent == agent, AgentInput.board == board)
-        .order_by(AgentInput.seq.desc())  # type: ignore[attr-defined]
-        .limit(scan)
+        query.order_by(AgentInput.seq.desc()).limit(scan)  # type: ignore[attr-defined]
     )
     found: dict[str, AgentInput] = {}
     for row in rows:
@@ -89,3 +115,18 @@ def last_seen(
             if len(found) == len(kinds):
                 break
     return found
+
+
+def game_mark(session: Session, *, game_id: int) -> InputMark | None:
+    """The game's mark, if anything was recorded into it from an agent's board."""
+    row = session.get(AgentMark, game_id)
+    return None if row is None else InputMark(row.agent, row.board, row.seq)
+
+
+def inputs_after(session: Session, *, agent: str, board: str, seq: int) -> Sequence[AgentInput]:
+    """``board``'s inputs after input ``seq`` of ``agent``, in order."""
+    return session.exec(
+        select(AgentInput)
+        .where(AgentInput.agent == agent, AgentInput.board == board, AgentInput.seq > seq)
+        .order_by(AgentInput.seq)  # type: ignore[arg-type]
+    ).all()

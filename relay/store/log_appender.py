@@ -8,7 +8,8 @@ Inside the hub under a 500-board round, where each move finds the caches cold, t
 cost 3.4 ms at the median, the ORM's Core statements on a kept connection about 1-2 ms, and
 this path 0.6-1 ms; the added latency of the moves to 1,000 spectators fell by a third.
 
-So this path speaks the driver's SQL directly: two statements, a commit, nothing else.
+So this path speaks the driver's SQL directly: two statements (three for a game on an agent's
+board, whose mark goes in the same transaction), a commit, nothing else.
 Everything else appends through :func:`relay.store.event_log.append_events`, by the same
 numbering rules.
 """
@@ -20,8 +21,9 @@ from typing import Any
 
 from sqlalchemy import Engine, PoolProxiedConnection
 
+from relay.store.agent_inputs import InputMark
 from relay.store.event_log import StoredEvent, encode_data, numbered
-from relay.store.models import GameEventRow
+from relay.store.models import AgentMark, GameEventRow
 
 #: The placeholder of each DB-API parameter style our drivers use (sqlite3, psycopg).
 _PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
@@ -44,6 +46,14 @@ class LogAppender:
             f"INSERT INTO {table} (game_id, seq, kind, data, recorded_at) "
             f"VALUES ({', '.join([placeholder] * 5)})"
         )
+        marks = AgentMark.__tablename__
+        values = ", ".join([placeholder] * 4)
+        # The upsert both SQLite (3.24 and later) and PostgreSQL read the same way.
+        self._mark = (
+            f"INSERT INTO {marks} (game_id, agent, board, seq) VALUES ({values}) "
+            "ON CONFLICT (game_id) DO UPDATE SET "
+            "agent = excluded.agent, board = excluded.board, seq = excluded.seq"
+        )
         self._engine = engine
         self._connection: PoolProxiedConnection | None = None
 
@@ -53,8 +63,10 @@ class LogAppender:
         game_id: int,
         events: Sequence[tuple[str, Mapping[str, Any]]],
         recorded_at: float,
+        mark: InputMark | None = None,
     ) -> list[StoredEvent]:
-        """Append ``(kind, data)`` events to a game's log and commit them as one transaction.
+        """Append ``(kind, data)`` events to a game's log and commit them as one transaction,
+        with the game's ``mark`` (the agent input they account for up to) when given.
 
         Numbering continues the game's log; the unique (game, seq) constraint makes a second
         writer fail rather than fork it.
@@ -77,6 +89,8 @@ class LogAppender:
                             for item in stored
                         ],
                     )
+                if mark is not None:
+                    cursor.execute(self._mark, (game_id, mark.agent, mark.board, mark.seq))
             finally:
                 cursor.close()
             connection.commit()

@@ -171,3 +171,17 @@ class AgentInput(SQLModel, table=True):
     wall: float
     event: str  # JSON object: drivers/event_codec.py
     received_at: float
+
+
+class AgentMark(SQLModel, table=True):
+    """Per game followed on an agent's board: the last of that board's inputs whose
+    consequences are in the game's log. It is written with the events it accounts for, so a
+    hub restarted after a crash feeds the game exactly the inputs after it."""
+
+    __tablename__ = "agent_mark"
+
+    #: A game's id (no foreign key: a game with a mark has play and is never deleted).
+    game_id: int = Field(primary_key=True)
+    agent: str
+    board: str
+    seq: int

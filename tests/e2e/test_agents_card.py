@@ -1,6 +1,7 @@
 """The arbiter console's Agents card (docs/venue-agent.md) in a real Chromium against
 ``relay serve``: a venue agent connects and shows as connected with its boards, the one a
-game follows marked so; when its link drops the card says it is away, at once."""
+game follows marked so, and the inputs waiting at the venue; when its link drops the card
+says it is away, at once."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_the_console_shows_an_agent_connected_then_away(tmp_path: Path) -> None:
 
         headers = {"Authorization": f"Bearer {operator}"}
         with connect(f"ws://{address}api/agent", additional_headers=headers) as agent:
-            agent.send(json.dumps(HELLO))
+            agent.send(json.dumps({**HELLO, "queued": 4}))  # four inputs wait at the venue
             assert json.loads(agent.recv(timeout=30)) == {"type": "welcome", "acked": 0}
             card = page.locator("#agents-card")
             expect(card).to_be_visible(timeout=15_000)
@@ -65,9 +66,13 @@ def test_the_console_shows_an_agent_connected_then_away(tmp_path: Path) -> None:
                     "board 2 (/dev/ttyACM1): no game follows it",
                 ]
             )
+            expect(item.locator(".agent-backlog")).to_have_text("; 4 waiting at the venue")
             screenshot(page, "arbiter-agent-connected")
         # The venue's link dropped.
         away = re.compile(r"^ away since \d+(\.\d)? s ago$")
         expect(item.locator(".agent-state")).to_have_text(away, timeout=15_000)
         expect(item).to_have_class("agent away")
+        expect(item.locator(".agent-backlog")).to_have_text(
+            "; 4 waiting at the venue when last heard"
+        )
         screenshot(page, "arbiter-agent-away")

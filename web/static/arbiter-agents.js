@@ -1,6 +1,7 @@
 // The arbiter console's Agents card: each venue agent (`relay agent`, docs/venue-agent.md)
 // as the hub sees it: connected, or away since when; when it was last heard; the last
-// input the hub holds from it; its boards and whether a game follows each. Read every two
+// input the hub holds from it; the inputs waiting at the venue (its backlog, as it last said);
+// its boards and whether a game follows each. Read every two
 // seconds while the console is shown, so an outage at the venue shows at once. The card
 // stays hidden while the hub has never heard of an agent.
 // An ES module, no build. Licence: GPL-3.0-or-later, like the rest of chess-relay.
@@ -54,6 +55,11 @@ function agentItem(agent) {
     el("span", "agent-state", ` ${state}`),
     el("span", "muted", `${heard}; inputs held up to ${agent.acked}`),
   );
+  if (agent.backlog > 0) {
+    // What the agent holds beyond the hub's acknowledgement, as it last said.
+    const when = agent.connected ? "" : " when last heard";
+    line.append(el("span", "agent-backlog", `; ${agent.backlog} waiting at the venue${when}`));
+  }
   const boards = el("ul", "agent-boards");
   for (const board of agent.boards) {
     const followed = board.followed ? "followed" : "no game follows it";

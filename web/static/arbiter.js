@@ -18,6 +18,7 @@ import {
 } from "/static/arbiter-corrections.js";
 import { recordBye, recordWithdrawal } from "/static/arbiter-entries.js";
 import { watchAgents } from "/static/arbiter-agents.js";
+import { watchOutputs } from "/static/arbiter-outputs.js";
 import { watchNames } from "/static/arbiter-names.js";
 import { addBye } from "/static/arbiter-pairing-table.js";
 import { pairNext, publishPairing, savePairings, undoPairings } from "/static/arbiter-pairings.js";
@@ -49,6 +50,7 @@ function wire() {
   $("withdraw-form").addEventListener("submit", recordWithdrawal);
   watchNames();
   watchAgents();
+  watchOutputs();
   $("correct-game").addEventListener("change", gameChosen);
   $("score-check-form").addEventListener("submit", checkScore);
   $("edit-form").addEventListener("submit", reviewEdit);

@@ -21,4 +21,7 @@ class AgentStatus(Schema):
     since: float | None = Field(description="when it connected or went away (Unix seconds)")
     last_heard: float | None = Field(description="its last message (Unix seconds)")
     acked: int = Field(description="every input up to this one is kept at the hub")
+    backlog: int = Field(
+        description="inputs waiting at the venue beyond acked, as of when it was last heard"
+    )
     boards: list[AgentBoard]

@@ -39,6 +39,10 @@
     published = true           # shown to the public (the default)
     pairings = [[2, 1]]        # [white, black] start numbers, board 1 first
 
+    [[output]]                 # optional: where else the games go (output_setup.py)
+    kind = "folder"
+    path = "/srv/www/live"
+
 Parsing is strict: an unknown key is a typo, not something to ignore. Every problem of a
 file is reported, not only the first: each table, and each key of it, is read on its own.
 """
@@ -55,6 +59,14 @@ from relay.domain.clock.orientation import clock_setting
 from relay.domain.clock.time_control import TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.errors import Collector, InvalidInputError, Problem
+from relay.domain.formats.output_setup import (
+    OUTPUT_KINDS,
+    FolderSetup,
+    FtpSetup,
+    LichessSetup,
+    LiveChessSetup,
+    OutputSetup,
+)
 from relay.domain.formats.trf import TITLES as FIDE_TITLES
 from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
@@ -62,6 +74,8 @@ from relay.domain.tournament.tie_break_names import parse_order
 from relay.domain.vocabulary import UnknownWordError
 
 DRIVERS = frozenset({"dgt"})
+#: The file's tables.
+TOP_LEVEL = {"tournament", "player", "board", "round", "output"}
 MAX_DELAY_SECONDS = 3600
 #: FIDE's titles, and the Lady Master of some national federations.
 TITLES = FIDE_TITLES | {"LM"}
@@ -137,6 +151,7 @@ class EventSetup:
     players: tuple[PlayerSetup, ...] = ()
     boards: tuple[BoardSetup, ...] = ()
     rounds: tuple[RoundSetup, ...] = ()
+    outputs: tuple[OutputSetup, ...] = ()
 
 
 def parse_event_file(text: str) -> EventSetup:
@@ -147,7 +162,7 @@ def parse_event_file(text: str) -> EventSetup:
     except tomllib.TOMLDecodeError as error:
         raise EventFileError(f"not valid TOML: {error}") from None
     errors = Collector(EventFileError)
-    errors.attempt(_only, document, "the file", {"tournament", "player", "board", "round"})
+    errors.attempt(_only, document, "the file", TOP_LEVEL)
     tournament = None
     if "tournament" not in document:
         errors.add(EventFileError("the file has no [tournament] table"))
@@ -156,13 +171,19 @@ def parse_event_file(text: str) -> EventSetup:
     players, every_player = _each(document, "player", _player, errors)
     boards, _ = _each(document, "board", _board, errors)
     rounds, _ = _each(document, "round", _round, errors)
+    outputs: list[OutputSetup]
+    outputs, _ = _each(document, "output", _output, errors)
     # A player that cannot be read would only make its pairings look wrong.
     if every_player:
         _check_references(players, boards, rounds, errors)
     errors.check()
     assert tournament is not None
     return EventSetup(
-        tournament=tournament, players=tuple(players), boards=tuple(boards), rounds=tuple(rounds)
+        tournament=tournament,
+        players=tuple(players),
+        boards=tuple(boards),
+        rounds=tuple(rounds),
+        outputs=tuple(outputs),
     )
 
 
@@ -356,6 +377,80 @@ def _round(
     )
 
 
+#: The keys each kind of ``[[output]]`` takes besides ``kind``.
+_OUTPUT_KEYS = {
+    "lichess": {"rounds", "token_env", "url"},
+    "folder": {"path"},
+    "ftp": {"host", "port", "user", "password_env", "directory", "tls"},
+    "livechess": set(),
+}
+
+
+def _output(
+    table: Mapping[str, Any], where: str, errors: Collector[EventFileError]
+) -> OutputSetup | None:
+    found = len(errors)
+    kind = errors.attempt(_text, table, "kind", where)
+    if kind is None:
+        return None
+    if kind not in OUTPUT_KINDS:
+        errors.add(_fail(where, f"kind {kind!r} is not one of {list(OUTPUT_KINDS)}"))
+        return None
+    where = f"{where} ({kind})"
+    errors.attempt(_only, table, where, {"kind"} | _OUTPUT_KEYS[kind])
+    setup: OutputSetup | None = None
+    if kind == "lichess":
+        rounds = errors.attempt(_lichess_rounds, table, where)
+        token_env = errors.attempt(_optional, table, "token_env", str, where)
+        url = errors.attempt(_optional, table, "url", str, where)
+        if rounds is not None:
+            setup = LichessSetup(
+                rounds=rounds,
+                token_env=token_env or "LICHESS_TOKEN",
+                url=(url or "https://lichess.org").rstrip("/"),
+            )
+    elif kind == "folder":
+        path = errors.attempt(_text, table, "path", where)
+        setup = FolderSetup(path=path) if path is not None else None
+    elif kind == "ftp":
+        host = errors.attempt(_text, table, "host", where)
+        port = errors.attempt(_optional, table, "port", int, where) or 21
+        if not 0 < port < 65536:
+            errors.add(_fail(where, "port must be 1 to 65535"))
+        user = errors.attempt(_optional, table, "user", str, where)
+        password_env = errors.attempt(_optional, table, "password_env", str, where)
+        directory = errors.attempt(_optional, table, "directory", str, where)
+        tls = errors.attempt(_flag, table, "tls", where, default=False)
+        if host is not None and tls is not None:
+            setup = FtpSetup(
+                host=host,
+                port=port,
+                user=user or "anonymous",
+                password_env=password_env,
+                directory=directory or "",
+                tls=tls,
+            )
+    else:
+        setup = LiveChessSetup()
+    return setup if len(errors) == found else None
+
+
+def _lichess_rounds(table: Mapping[str, Any], where: str) -> tuple[tuple[int, str], ...]:
+    """``rounds = { 1 = "AbCd1234", ... }``: our round numbers to broadcast round ids."""
+    given = table.get("rounds")
+    wrong = _fail(where, 'rounds must map round numbers to broadcast round ids: { 1 = "AbCd1234" }')
+    if not isinstance(given, dict) or not given:
+        raise wrong
+    pairs = []
+    for number, round_id in given.items():
+        if not number.isdigit() or int(number) < 1:
+            raise wrong
+        if not isinstance(round_id, str) or not round_id.isalnum():
+            raise _fail(where, f"round {number}: {round_id!r} is not a broadcast round id")
+        pairs.append((int(number), round_id))
+    return tuple(sorted(pairs))
+
+
 def _check_references(
     players: list[PlayerSetup],
     boards: list[BoardSetup],
@@ -490,6 +585,23 @@ def render_event_file(setup: EventSetup) -> str:
         )
         pairs = ", ".join(f"[{white}, {black}]" for white, black in round_.pairings)
         lines.append(f"pairings = [{pairs}]")
+    for output in setup.outputs:
+        lines += ["", "[[output]]", f"kind = {_toml(output.kind)}"]
+        if isinstance(output, LichessSetup):
+            mapped = ", ".join(f"{number} = {_toml(name)}" for number, name in output.rounds)
+            lines.append(f"rounds = {{ {mapped} }}")
+            lines += _pairs(token_env=output.token_env, url=output.url)
+        elif isinstance(output, FolderSetup):
+            lines += _pairs(path=output.path)
+        elif isinstance(output, FtpSetup):
+            lines += _pairs(
+                host=output.host,
+                port=output.port,
+                user=output.user,
+                password_env=output.password_env,
+                directory=output.directory,
+                tls=output.tls,
+            )
     return "\n".join(lines) + "\n"
 
 

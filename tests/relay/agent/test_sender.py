@@ -34,9 +34,9 @@ def seqs(messages: list[dict[str, Any]]) -> list[int]:
 def online(queue: AgentQueue, acked: int = 0, window: int = 256) -> tuple[AgentSender, list[Any]]:
     sender = AgentSender("hall", {"1": "/dev/ttyACM0"}, queue, window=window)
     hello = sender.connected()
-    assert hello == [
-        {"type": "hello", "agent": "hall", "boards": [{"board": "1", "port": "/dev/ttyACM0"}]}
-    ]
+    boards = [{"board": "1", "port": "/dev/ttyACM0"}]
+    # The hello says how far the queue goes: the hub shows the backlog at the venue.
+    assert hello == [{"type": "hello", "agent": "hall", "boards": boards, "queued": queue.last_seq}]
     return sender, sender.received({"type": "welcome", "acked": acked})
 
 
@@ -44,6 +44,7 @@ def test_after_the_welcome_the_backlog_goes_from_what_the_hub_holds(queue: Agent
     fill(queue, 5)
     _, sent = online(queue, acked=2)
     assert seqs(sent) == [3, 4, 5]
+    assert sent[0]["queued"] == 5
     assert sent[0]["items"][0] == {
         "seq": 3, "board": "1", "mono": 2.0, "wall": 1002.0, "event": EVENT
     }  # fmt: skip

@@ -88,8 +88,32 @@ def test_inputs_are_acknowledged_once_kept_and_kept_once(client: TestClient) -> 
         "since": None,
         "last_heard": None,
         "acked": 3,
+        "backlog": 0,
         "boards": [{"board": "1", "port": "/dev/ttyACM0", "followed": False}],
     }
+
+
+def test_the_backlog_at_the_venue_is_what_the_agent_queued_beyond_the_acknowledgement(
+    client: TestClient,
+) -> None:
+    operator = token(client, "operator", user="operator")
+
+    def backlog() -> int:
+        (agent,) = client.get("/api/agents", headers=operator).json()
+        return int(agent["backlog"])
+
+    with connect(client) as ws:
+        ws.send_text(json.dumps({**HELLO, "queued": 5}))  # back after an outage, 5 queued
+        assert json.loads(ws.receive_text()) == {"type": "welcome", "acked": 0}
+        assert backlog() == 5
+        sent = json.loads(inputs((1, 0.1, BEEP), (2, 0.2, BEEP)))
+        ws.send_text(json.dumps({**sent, "queued": 6}))  # one more came meanwhile
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 2}
+        assert backlog() == 4
+        sent = json.loads(inputs((3, 0.3, BEEP), (4, 0.4, BEEP), (5, 0.5, BEEP), (6, 0.6, BEEP)))
+        ws.send_text(json.dumps({**sent, "queued": 6}))
+        assert json.loads(ws.receive_text()) == {"type": "ack", "seq": 6}
+        assert backlog() == 0
 
 
 @pytest.mark.parametrize(
@@ -101,6 +125,10 @@ def test_inputs_are_acknowledged_once_kept_and_kept_once(client: TestClient) -> 
         (inputs((1, float("nan"), BEEP)), "mono is a finite number"),
         ("{not json", "a message is one JSON object"),
         (json.dumps({"type": "shout"}), "unknown message type 'shout'"),
+        (
+            json.dumps({**json.loads(inputs((1, 0.1, BEEP))), "queued": -1}),
+            "queued is a whole number from 0, not -1",
+        ),
         (json.dumps({"type": "inputs", "items": []}), "items is a list of 1 to 1000"),
         (inputs((10**400, 0.1, BEEP)), "seq is a whole number from 1"),
         (inputs((1, 0.1, BEEP)).replace('"mono": 0.1', '"mono": 1' + "0" * 400), "mono is a"),
@@ -202,8 +230,11 @@ def test_a_game_follows_an_agents_board_on_the_venues_time(client: TestClient) -
             ws.send_text(json.dumps({"type": "time", "mono": tenth / 10, "wall": 1e9 + tenth / 10}))
         while (message := json.loads(stream.receive_text())).get("kind") != "move":
             pass
+        assert hub.board_health(game_id)["connected"] is True
     assert message["data"]["san"] == "e4"
     assert message["data"]["at"] == pytest.approx(1e9 + 11.3 + 0.25, abs=0.5)
+    # The agent went away: its board is out of reach, whatever it last said.
+    assert hub.board_health(game_id)["connected"] is False
 
 
 def test_a_restarted_hub_starts_an_agents_board_from_what_it_kept(tmp_path: Path) -> None:

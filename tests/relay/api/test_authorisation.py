@@ -61,6 +61,8 @@ class World:
             session.commit()
             self.headers["revoked"] = {"Authorization": f"Bearer {revoked}"}
         play(client, self.round_id, self.game_id, *MOVES)
+        for tournament_id in (1, 2):  # the LiveChess feed, of the delayed and the hidden round
+            hub.outputs.enable_livechess(tournament_id)
 
     def values(self, hidden: bool = False) -> dict[str, str]:
         """A value for every path parameter the API has."""
@@ -73,6 +75,8 @@ class World:
             "eboard_id": "1",
             "start_number": "1",
             "number": "2",
+            "round_number": "1",
+            "board": "1",
             "token": "no-such-change",
         }
 
@@ -251,6 +255,7 @@ def test_a_delayed_rounds_moves_reach_the_public_nowhere_until_the_delay_has_pas
         "/api/rounds/{round_id}/games.pgn",
         "/api/rounds/{round_id}/stream.pgn",
         "/api/tournaments/{tournament_id}/games.pgn",
+        "/livechess/{tournament_id}/round-{round_number}/game-{board}.json",
     } <= showing
     for route in websocket_routes(client):
         assert leaks(streamed(client, world.path(route.path))), route.path

@@ -105,6 +105,8 @@ INTENDED: dict[str, Kind] = {
     "relay.hub.hub.HubClosingError": UNAVAILABLE,
     "relay.hub.hub.NoBoardAssignedError": REFUSED,
     "relay.hub.knockout_round.KnockoutRoundError": REFUSED,
+    "relay.hub.outputs.lichess.LichessSetupError": INVALID,
+    "relay.hub.outputs.round_copy.OutputError": UNAVAILABLE,
     "relay.hub.trf_import.TrfImportError": INVALID,
     "relay.hub.pairing_desk.PairingRefusedError": REFUSED,
     "relay.hub.pairing_engine.PairingEngineError": REFUSED,
@@ -185,6 +187,7 @@ def test_the_built_in_bases_are_kept():
     had_none = {
         "relay.hub.pairing_engine.PairingEngineError",
         "relay.edge.joining.StreamRefusedError",
+        "relay.hub.outputs.round_copy.OutputError",
     }
     other_bases = BUILT_IN_BASES.keys() | had_none
     value_errors = [

@@ -181,11 +181,11 @@ class FlakyRecorder(GameRecorder):
         super().__init__(engine, bus)
         self.failures = failures
 
-    async def record(self, *, round_id, game_id, events):
+    async def record(self, *, round_id, game_id, events, mark=None):
         if self.failures:
             self.failures -= 1
             raise OSError("database is locked")
-        return await super().record(round_id=round_id, game_id=game_id, events=events)
+        return await super().record(round_id=round_id, game_id=game_id, events=events, mark=mark)
 
 
 @pytest.mark.anyio
