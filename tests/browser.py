@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import chess
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "build" / "artifacts"
@@ -58,3 +58,12 @@ def glyphs(board: chess.Board) -> list[str]:
         for rank in range(7, -1, -1)
         for file in range(8)
     ]
+
+
+def open_console(page: Page, url: str, token: str) -> None:
+    """The arbiter console at ``url`` (``http://host:port/arbiter``), signed in with
+    ``token``, once it shows."""
+    page.goto(url)
+    page.fill("#token-input", token)
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#console")).to_be_visible()

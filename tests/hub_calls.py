@@ -8,6 +8,11 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from sqlmodel import Session
+
+from relay.store.access import create_token
+from relay.store.engine import open_store
+
 
 def hub_call(
     address: str, method: str, path: str, body: Any = None, token: str | None = None
@@ -28,3 +33,15 @@ def hub_call(
     except urllib.error.HTTPError as error:
         raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None
     return text if path.endswith(".pgn") else json.loads(text)
+
+
+def hub_tokens(db: str, *users: tuple[str, str]) -> list[str]:
+    """A token for each ``(user, role)``, made in the hub's database at ``db``."""
+    engine = open_store(db)
+    try:
+        with Session(engine) as session:
+            tokens = [create_token(session, user=user, role=role) for user, role in users]
+            session.commit()
+    finally:
+        engine.dispose()
+    return tokens

@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import Session
 from websockets.sync.client import connect
 
 from relay.demo.pgn_round import event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
-from relay.store.access import create_token
-from relay.store.engine import open_store
-from tests.browser import browser_page, screenshot
+from tests.browser import browser_page, open_console, screenshot
+from tests.hub_calls import hub_tokens
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
 
@@ -40,16 +38,8 @@ def test_the_console_shows_an_agent_connected_then_away(tmp_path: Path) -> None:
     )
     db = f"sqlite:///{tmp_path / 'agents.db'}"
     with relay_serve(tmp_path, event, db) as (_, address), browser_page(1400, 1000) as page:
-        engine = open_store(db)
-        with Session(engine) as session:
-            arbiter = create_token(session, user="Chief", role="arbiter")
-            operator = create_token(session, user="Venue laptop", role="operator")
-            session.commit()
-        engine.dispose()
-        page.goto(f"http://{address}arbiter")
-        page.fill("#token-input", arbiter)
-        page.click("#login-form button[type=submit]")
-        expect(page.locator("#console")).to_be_visible()
+        arbiter, operator = hub_tokens(db, ("Chief", "arbiter"), ("Venue laptop", "operator"))
+        open_console(page, f"http://{address}arbiter", arbiter)
         expect(page.locator("#agents-card")).to_be_hidden()  # no agent yet
 
         headers = {"Authorization": f"Bearer {operator}"}

@@ -27,7 +27,7 @@ from sqlmodel import Session
 
 from relay.store.access import create_token
 from relay.store.engine import open_store
-from tests.browser import screenshot
+from tests.browser import open_console, screenshot
 from tests.relay_serve import relay_serve
 
 PLAYERS = 7
@@ -93,10 +93,7 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
 
 
 def sign_in(page: Page, hub: Hub) -> None:
-    page.goto(hub.url("arbiter"))
-    page.fill("#token-input", hub.arbiter)
-    page.click("#login-form button[type=submit]")
-    expect(page.locator("#console")).to_be_visible()
+    open_console(page, hub.url("arbiter"), hub.arbiter)
 
 
 def shown(page: Page) -> tuple[list[list[int]], list[dict[str, Any]], list[str]]:

@@ -23,7 +23,7 @@ from sqlmodel import Session
 
 from relay.store.access import create_token
 from relay.store.engine import open_store
-from tests.browser import screenshot
+from tests.browser import open_console, screenshot
 from tests.relay_serve import relay_serve
 
 pytestmark = pytest.mark.browser
@@ -86,10 +86,7 @@ def test_two_names_of_one_player_are_flagged_and_merged_with_one_click(
 ) -> None:
     address, arbiter = hub
     page.set_viewport_size({"width": 1400, "height": 1000})
-    page.goto(f"http://{address}arbiter")
-    page.fill("#token-input", arbiter)
-    page.click("#login-form button[type=submit]")
-    expect(page.locator("#console")).to_be_visible()
+    open_console(page, f"http://{address}arbiter", arbiter)
 
     clashes = page.locator("#name-clashes li.name-clash")
     expect(clashes).to_have_count(1, timeout=15_000)

@@ -10,14 +10,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import Session
 
 from relay.demo.pgn_round import event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from relay.domain.formats.output_setup import FolderSetup
-from relay.store.access import create_token
-from relay.store.engine import open_store
-from tests.browser import browser_page, screenshot
+from tests.browser import browser_page, open_console, screenshot
+from tests.hub_calls import hub_tokens
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
 
@@ -34,15 +32,8 @@ def test_the_console_shows_each_output_working_or_failing(tmp_path: Path) -> Non
     event.write_text(render_event_file(replace(setup, outputs=outputs)), encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'outputs.db'}"
     with relay_serve(tmp_path, event, db) as (_, address), browser_page(1400, 1000) as page:
-        engine = open_store(db)
-        with Session(engine) as session:
-            arbiter = create_token(session, user="Chief", role="arbiter")
-            session.commit()
-        engine.dispose()
-        page.goto(f"http://{address}arbiter")
-        page.fill("#token-input", arbiter)
-        page.click("#login-form button[type=submit]")
-        expect(page.locator("#console")).to_be_visible()
+        (arbiter,) = hub_tokens(db, ("Chief", "arbiter"))
+        open_console(page, f"http://{address}arbiter", arbiter)
         card = page.locator("#outputs-card")
         expect(card).to_be_visible(timeout=15_000)
         items = page.locator("#outputs-list li.output")

@@ -25,7 +25,7 @@ import chess
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.browser import browser_page, screenshot
+from tests.browser import browser_page, open_console, screenshot
 from tests.live_round import LiveRound, live_round
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.pgn_files import write_games
@@ -81,10 +81,7 @@ def page() -> Iterator[Page]:
 
 
 def sign_in(page: Page, live: LiveRound) -> None:
-    page.goto(live.url("arbiter"))
-    page.fill("#token-input", live.arbiter)
-    page.click("#login-form button[type=submit]")
-    expect(page.locator("#console")).to_be_visible()
+    open_console(page, live.url("arbiter"), live.arbiter)
     expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
 
 

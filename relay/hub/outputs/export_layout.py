@@ -15,7 +15,9 @@ a reader that sees a new ``games.pgn`` finds the game files already up to date.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import threading
 from dataclasses import dataclass
 
 from relay.hub.outputs.round_copy import RoundCopy
@@ -132,3 +134,29 @@ def summary(verb: str, written: int, removed: int, total: int) -> str:
     if removed:
         line += f", removed {removed} no longer in the round"
     return line
+
+
+class LayoutExport:
+    """What the folder and FTP outputs share: the layout's memory of what was written, and
+    one delivery at a time on a worker thread (even if a cancelled one still runs in its
+    thread). A subclass writes in :meth:`_deliver`."""
+
+    kind: str
+    target: str
+
+    def __init__(self) -> None:
+        self._memory = ExportMemory()
+        self._lock = threading.Lock()
+
+    def wants(self, copy: RoundCopy) -> bool:
+        return True
+
+    async def deliver(self, copy: RoundCopy) -> str:
+        return await asyncio.to_thread(self._one_at_a_time, copy)
+
+    def _one_at_a_time(self, copy: RoundCopy) -> str:
+        with self._lock:
+            return self._deliver(copy)
+
+    def _deliver(self, copy: RoundCopy) -> str:
+        raise NotImplementedError

@@ -11,17 +11,15 @@ file whose content did not change is not written again, so its modification time
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import os
 import secrets
 import stat
-import threading
 from contextlib import suppress
 from pathlib import Path
 
 from relay.domain.formats.output_setup import FolderSetup
-from relay.hub.outputs.export_layout import ExportMemory, summary
+from relay.hub.outputs.export_layout import LayoutExport, summary
 from relay.hub.outputs.round_copy import OutputError, RoundCopy
 
 #: A reason in words for the errors a folder commonly gives.
@@ -36,51 +34,42 @@ _REASONS = {
 }
 
 
-class ExportFolder:
+class ExportFolder(LayoutExport):
     """Writes rounds into a folder (created when missing), in LiveChess' export layout."""
 
     kind = "folder"
 
     def __init__(self, setup: FolderSetup) -> None:
+        super().__init__()
         self.root = Path(setup.path)
         self.target = setup.path
-        self._memory = ExportMemory()
-        # One delivery at a time, even if a cancelled one still runs in its thread.
-        self._lock = threading.Lock()
-
-    def wants(self, copy: RoundCopy) -> bool:
-        return True
-
-    async def deliver(self, copy: RoundCopy) -> str:
-        return await asyncio.to_thread(self._deliver, copy)
 
     def _deliver(self, copy: RoundCopy) -> str:
-        with self._lock:
-            plan = self._memory.plan(copy)
-            written = 0
-            for file in plan.write:
-                path = self.root.joinpath(*file.path.split("/"))
-                # What an earlier run of the hub left there may already be right.
-                if not self._memory.knows(file.path) and _holds(path, file.data):
-                    self._memory.wrote(file)
-                    continue
-                try:
-                    _make_folders(path.parent)
-                    write_atomically(path, file.data)
-                except OSError as error:
-                    raise OutputError(f"cannot write {path}: {_reason(path, error)}") from error
+        plan = self._memory.plan(copy)
+        written = 0
+        for file in plan.write:
+            path = self.root.joinpath(*file.path.split("/"))
+            # What an earlier run of the hub left there may already be right.
+            if not self._memory.knows(file.path) and _holds(path, file.data):
                 self._memory.wrote(file)
-                written += 1
-            for relative in plan.remove:
-                path = self.root.joinpath(*relative.split("/"))
-                try:
-                    with suppress(FileNotFoundError):
-                        path.unlink()
-                    _fsync_folder(path.parent)
-                except OSError as error:
-                    raise OutputError(f"cannot remove {path}: {_reason(path, error)}") from error
-                self._memory.removed(relative)
-            return summary("wrote", written, len(plan.remove), plan.total)
+                continue
+            try:
+                _make_folders(path.parent)
+                write_atomically(path, file.data)
+            except OSError as error:
+                raise OutputError(f"cannot write {path}: {_reason(path, error)}") from error
+            self._memory.wrote(file)
+            written += 1
+        for relative in plan.remove:
+            path = self.root.joinpath(*relative.split("/"))
+            try:
+                with suppress(FileNotFoundError):
+                    path.unlink()
+                _fsync_folder(path.parent)
+            except OSError as error:
+                raise OutputError(f"cannot remove {path}: {_reason(path, error)}") from error
+            self._memory.removed(relative)
+        return summary("wrote", written, len(plan.remove), plan.total)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

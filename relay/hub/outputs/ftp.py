@@ -16,24 +16,22 @@ Folders are created as needed, the setup's ``directory`` too.
 
 from __future__ import annotations
 
-import asyncio
 import ftplib
 import io
 import socket
 import ssl
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 
 from relay.domain.formats.output_setup import FtpSetup
-from relay.hub.outputs.export_layout import ExportFile, ExportMemory, summary
+from relay.hub.outputs.export_layout import ExportFile, LayoutExport, summary
 from relay.hub.outputs.round_copy import OutputError, RoundCopy
 
 #: Seconds to wait for the server at each step (connecting, each answer, each transfer).
 DEFAULT_TIMEOUT = 30.0
 
 
-class FtpUpload:
+class FtpUpload(LayoutExport):
     """Uploads rounds to an FTP server, in LiveChess' export layout.
 
     The password is read from ``environ`` (the hub's environment) under the setup's
@@ -49,41 +47,32 @@ class FtpUpload:
         *,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
+        super().__init__()
         self.setup = setup
         self._environ = environ
         self._timeout = timeout
         scheme = "ftps" if setup.tls else "ftp"
         folder = setup.directory if setup.directory.startswith("/") else f"/{setup.directory}"
         self.target = f"{scheme}://{setup.user}@{setup.host}:{setup.port}{folder}"
-        self._memory = ExportMemory()
-        # One delivery at a time, even if a cancelled one still runs in its thread.
-        self._lock = threading.Lock()
-
-    def wants(self, copy: RoundCopy) -> bool:
-        return True
-
-    async def deliver(self, copy: RoundCopy) -> str:
-        return await asyncio.to_thread(self._deliver, copy)
 
     def _deliver(self, copy: RoundCopy) -> str:
-        with self._lock:
-            plan = self._memory.plan(copy)
-            if plan.write or plan.remove:
-                password = self._password()
-                try:
-                    with _Session(self.setup, password, self._timeout) as session:
-                        for file in plan.write:
-                            session.upload(file)
-                            self._memory.wrote(file)
-                        for path in plan.remove:
-                            session.remove(path)
-                            self._memory.removed(path)
-                except OutputError as failure:
-                    masked = _without(str(failure), password)
-                    if masked != str(failure):  # nor in the server's words it came from
-                        raise OutputError(masked) from None
-                    raise
-            return summary("uploaded", len(plan.write), len(plan.remove), plan.total)
+        plan = self._memory.plan(copy)
+        if plan.write or plan.remove:
+            password = self._password()
+            try:
+                with _Session(self.setup, password, self._timeout) as session:
+                    for file in plan.write:
+                        session.upload(file)
+                        self._memory.wrote(file)
+                    for path in plan.remove:
+                        session.remove(path)
+                        self._memory.removed(path)
+            except OutputError as failure:
+                masked = _without(str(failure), password)
+                if masked != str(failure):  # nor in the server's words it came from
+                    raise OutputError(masked) from None
+                raise
+        return summary("uploaded", len(plan.write), len(plan.remove), plan.total)
 
     def _password(self) -> str:
         name = self.setup.password_env

@@ -363,7 +363,16 @@ async def test_a_missing_password_variable_fails_in_words(server):
     assert server.commands == []
 
 
-async def test_a_user_who_may_not_create_folders_fails_in_words(home):
+@pytest.mark.parametrize(
+    ("made", "step"),
+    [
+        (False, "create the folder tournament-7/round-3 on"),
+        (True, "upload tournament-7/round-3/game-1.pgn to"),
+    ],
+)
+async def test_a_user_who_may_only_read_fails_in_words(home, made, step):
+    if made:  # the folders are there: the first refusal is the upload's
+        (home / "tournament-7" / "round-3").mkdir(parents=True)
     reader = Server(home, perm="elr")
     try:
         with pytest.raises(OutputError) as failure:
@@ -371,23 +380,7 @@ async def test_a_user_who_may_not_create_folders_fails_in_words(home):
     finally:
         reader.stop()
     assert str(failure.value) == (
-        f"cannot create the folder tournament-7/round-3 on 127.0.0.1:{reader.port}: "
-        "the server answered '550 Not enough privileges.'"
-    )
-    assert tree(home) == {}
-
-
-async def test_a_user_who_may_not_write_fails_in_words(home):
-    (home / "tournament-7" / "round-3").mkdir(parents=True)
-    reader = Server(home, perm="elr")
-    try:
-        with pytest.raises(OutputError) as failure:
-            await upload(reader.setup(directory="")).deliver(round_copy(real_games(1)))
-    finally:
-        reader.stop()
-    assert str(failure.value) == (
-        f"cannot upload tournament-7/round-3/game-1.pgn to 127.0.0.1:{reader.port}: "
-        "the server answered '550 Not enough privileges.'"
+        f"cannot {step} 127.0.0.1:{reader.port}: the server answered '550 Not enough privileges.'"
     )
     assert tree(home) == {}
 
