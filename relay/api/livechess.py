@@ -62,6 +62,10 @@ def _round(
     raise HTTPException(404, f"no round {number} in tournament {tournament_id}")
 
 
+#: Most planned rounds listed in tournament.json beyond those the hub holds.
+MAX_PLANNED_ROUNDS = 99
+
+
 @router.get("/{tournament_id}/tournament.json", response_model=LiveChessTournament)
 async def livechess_tournament(
     hub: HubDep, session: SessionDep, identity: ViewerDep, tournament_id: TournamentId
@@ -74,7 +78,10 @@ async def livechess_tournament(
         round_.number: (round_id, cut)
         for round_id, round_, cut in visible_rounds(session, tournament_id, identity)
     }
-    last = max([tournament.rounds_planned or 0, *seen])
+    # Planned rounds not yet made are listed empty, up to a bound: the plan is the
+    # organiser's word (an event file's "rounds"), not a count the hub checked.
+    planned = min(tournament.rounds_planned or 0, MAX_PLANNED_ROUNDS)
+    last = max([planned, *seen])
     tallies = []
     for number in range(1, last + 1):
         if number in seen:

@@ -37,10 +37,10 @@ from relay.store.agent_inputs import (
     InputIn,
     InputOrderError,
     acked,
-    game_mark,
     inputs_after,
     keep_inputs,
     last_seen,
+    resumed_from,
 )
 from relay.store.models import AgentInput
 
@@ -89,13 +89,14 @@ def _number(value: object, where: str) -> float:
     return number
 
 
-def _stamped(row: AgentInput, *, whole: bool = False) -> Stamped:
+def _stamped(row: AgentInput, *, whole: bool = False, numbered: bool = True) -> Stamped:
     """A kept input as the link gives it; ``whole``: a field change as the whole placement
-    it left (the board as it stood, to start from)."""
+    it left (the board as it stood, to start from); not ``numbered``: without its number,
+    so that what it leads to does not move the game's mark."""
     event = decode(json.loads(row.event))
     if whole and isinstance(event, FieldChange):
         event = PositionSnapshot(event.position)
-    return Stamped(event, row.mono, row.wall, row.seq)
+    return Stamped(event, row.mono, row.wall, row.seq if numbered else None)
 
 
 def _queued(message: dict[str, Any]) -> int:
@@ -121,6 +122,7 @@ class AgentBoardLink:
         self.followed = True
 
     def begin(self, start: Sequence[tuple[int, Stamped]], covered: int) -> None:
+        """What the link gives first, and the newest input it covers."""
         self._start, self._covered = list(start), covered
 
     @property
@@ -233,21 +235,30 @@ class AgentLinks:
         link = state.links[board] = AgentBoardLink(state, board)
 
         def starting(session: Session) -> tuple[list[AgentInput], Sequence[AgentInput], int]:
-            mark = game_mark(session, game_id=game_id)
-            resumed = mark is not None and (mark.agent, mark.board) == (agent, board)
-            upto = mark.seq if mark is not None and resumed else None
-            found = last_seen(session, agent=agent, board=board, kinds=STARTING_KINDS, upto=upto)
+            # Everything is read up to what was held first: an input committed after that
+            # has a higher number, and is delivered to the link.
+            covered = acked(session, agent=agent)
+            upto = resumed_from(session, game_id=game_id, agent=agent, board=board)
+            limit = covered if upto is None else min(upto, covered)
+            found = last_seen(session, agent=agent, board=board, kinds=STARTING_KINDS, upto=limit)
             positions = [found[kind] for kind in POSITION_KINDS if kind in found]
             newest = [max(positions, key=lambda row: row.seq)] if positions else []
             clock = [found["ClockReading"]] if "ClockReading" in found else []
             rows = sorted([*newest, *clock], key=lambda row: row.seq)
-            after = (
-                [] if upto is None else inputs_after(session, agent=agent, board=board, seq=upto)
-            )
-            return rows, after, acked(session, agent=agent)
+            after: Sequence[AgentInput] = []
+            if upto is not None:
+                after = inputs_after(session, agent=agent, board=board, seq=upto, upto=covered)
+            return rows, after, covered
 
-        rows, after, covered = await self._recorder.read(starting)
-        start = [(row.seq, _stamped(row, whole=True)) for row in rows]
+        try:
+            rows, after, covered = await self._recorder.read(starting)
+        except BaseException:
+            link.close("the board's start could not be read")
+            del state.links[board]
+            raise
+        # The start is the board as it stood: no input of its own (a game's mark never
+        # moves back to it), only what comes after.
+        start = [(row.seq, _stamped(row, whole=True, numbered=False)) for row in rows]
         link.begin([*start, *((row.seq, _stamped(row)) for row in after)], covered)
         return link
 

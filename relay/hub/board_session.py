@@ -102,6 +102,8 @@ class BoardSession:
         #: with the game's mark, the last of the board's inputs consumed before it.
         self._agent_board = agent_board
         self._consumed: int | None = None
+        #: While one board event is handled: what it led to, saved together.
+        self._batch: list[GameEvent] | None = None
         self._outbox: asyncio.Queue[tuple[Sequence[GameEvent], InputMark | None]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.connected = True
@@ -182,6 +184,17 @@ class BoardSession:
         self._feed.tracker = tracker
 
     def _handle(self, event: BoardEvent, at: tuple[float, float] | None = None) -> None:
+        """One event from the board; everything it leads to is saved as one batch (one
+        transaction, with the game's mark), so a stop never keeps half of it."""
+        self._batch = []
+        try:
+            self._take(event, at)
+        finally:
+            batch, self._batch = self._batch, None
+            if batch:
+                self._outbox.put_nowait((batch, self._mark()))
+
+    def _take(self, event: BoardEvent, at: tuple[float, float] | None) -> None:
         if not isinstance(event, Disconnected):
             self.last_heard = time.monotonic()
         if isinstance(event, PositionSnapshot | FieldChange):
@@ -227,7 +240,11 @@ class BoardSession:
             return
         if any(isinstance(event, GameEnded) for event in logged):
             self.finished = True
-        if logged:
+        if not logged:
+            return
+        if self._batch is not None:
+            self._batch.extend(logged)
+        else:
             self._outbox.put_nowait((logged, self._mark()))
 
     def _mark(self) -> InputMark | None:

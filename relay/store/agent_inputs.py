@@ -23,6 +23,7 @@ __all__ = [
     "inputs_after",
     "keep_inputs",
     "last_seen",
+    "resumed_from",
 ]
 
 
@@ -123,10 +124,37 @@ def game_mark(session: Session, *, game_id: int) -> InputMark | None:
     return None if row is None else InputMark(row.agent, row.board, row.seq)
 
 
-def inputs_after(session: Session, *, agent: str, board: str, seq: int) -> Sequence[AgentInput]:
-    """``board``'s inputs after input ``seq`` of ``agent``, in order."""
+def resumed_from(session: Session, *, game_id: int, agent: str, board: str) -> int | None:
+    """The input after which game ``game_id`` resumes on ``board`` of ``agent``: its mark,
+    when the mark is of that board and no other game has decided anything from the board
+    since (the board went on to another game: its inputs are not this game's). None: the
+    game starts from the board as it stands."""
+    mark = game_mark(session, game_id=game_id)
+    if mark is None or (mark.agent, mark.board) != (agent, board):
+        return None
+    later = session.exec(
+        select(AgentMark.game_id).where(
+            AgentMark.agent == agent,
+            AgentMark.board == board,
+            AgentMark.seq > mark.seq,
+            AgentMark.game_id != game_id,
+        )
+    ).first()
+    return None if later is not None else mark.seq
+
+
+def inputs_after(
+    session: Session, *, agent: str, board: str, seq: int, upto: int
+) -> Sequence[AgentInput]:
+    """``board``'s inputs after input ``seq`` of ``agent`` and up to input ``upto``, in
+    order."""
     return session.exec(
         select(AgentInput)
-        .where(AgentInput.agent == agent, AgentInput.board == board, AgentInput.seq > seq)
+        .where(
+            AgentInput.agent == agent,
+            AgentInput.board == board,
+            AgentInput.seq > seq,
+            AgentInput.seq <= upto,
+        )
         .order_by(AgentInput.seq)  # type: ignore[arg-type]
     ).all()

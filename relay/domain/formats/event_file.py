@@ -49,6 +49,7 @@ file is reported, not only the first: each table, and each key of it, is read on
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -377,6 +378,7 @@ def _round(
     )
 
 
+_BROADCAST_ROUND = re.compile(r"[A-Za-z0-9]{8}")
 #: The keys each kind of ``[[output]]`` takes besides ``kind``.
 _OUTPUT_KEYS = {
     "lichess": {"rounds", "token_env", "url"},
@@ -414,7 +416,8 @@ def _output(
         setup = FolderSetup(path=path) if path is not None else None
     elif kind == "ftp":
         host = errors.attempt(_text, table, "host", where)
-        port = errors.attempt(_optional, table, "port", int, where) or 21
+        port = errors.attempt(_optional, table, "port", int, where)
+        port = 21 if port is None else port
         if not 0 < port < 65536:
             errors.add(_fail(where, "port must be 1 to 65535"))
         user = errors.attempt(_optional, table, "user", str, where)
@@ -436,19 +439,27 @@ def _output(
 
 
 def _lichess_rounds(table: Mapping[str, Any], where: str) -> tuple[tuple[int, str], ...]:
-    """``rounds = { 1 = "AbCd1234", ... }``: our round numbers to broadcast round ids."""
+    """``rounds = { 1 = "AbCd1234", ... }``: our round numbers to broadcast round ids (a
+    lichess round id is eight ASCII letters and digits)."""
     given = table.get("rounds")
     wrong = _fail(where, 'rounds must map round numbers to broadcast round ids: { 1 = "AbCd1234" }')
     if not isinstance(given, dict) or not given:
         raise wrong
-    pairs = []
-    for number, round_id in given.items():
-        if not number.isdigit() or int(number) < 1:
+    mapped: dict[int, str] = {}
+    for key, round_id in given.items():
+        if not (key.isascii() and key.isdigit() and len(key) <= 6) or int(key) < 1:
             raise wrong
-        if not isinstance(round_id, str) or not round_id.isalnum():
-            raise _fail(where, f"round {number}: {round_id!r} is not a broadcast round id")
-        pairs.append((int(number), round_id))
-    return tuple(sorted(pairs))
+        number = int(key)
+        if number in mapped:
+            raise _fail(where, f"round {number} is mapped twice")
+        if not isinstance(round_id, str) or not _BROADCAST_ROUND.fullmatch(round_id):
+            raise _fail(
+                where,
+                f"round {number}: {str(round_id)[:40]!r} is not a broadcast round id "
+                "(eight letters and digits, the end of the round's address)",
+            )
+        mapped[number] = round_id
+    return tuple(sorted(mapped.items()))
 
 
 def _check_references(

@@ -15,12 +15,11 @@ a reader that sees a new ``games.pgn`` finds the game files already up to date.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 from dataclasses import dataclass
 
-from relay.hub.outputs.round_copy import RoundCopy
+from relay.hub.outputs.round_copy import RoundCopy, in_output_thread
 
 #: The round's PGN in its round folder.
 ROUND_FILE = "games.pgn"
@@ -152,7 +151,7 @@ class LayoutExport:
         return True
 
     async def deliver(self, copy: RoundCopy) -> str:
-        return await asyncio.to_thread(self._one_at_a_time, copy)
+        return await in_output_thread(lambda: self._one_at_a_time(copy))
 
     def _one_at_a_time(self, copy: RoundCopy) -> str:
         with self._lock:

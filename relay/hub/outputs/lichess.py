@@ -28,7 +28,6 @@ another address, and the token appears in no message.
 
 from __future__ import annotations
 
-import asyncio
 import http.client
 import json
 import re
@@ -46,7 +45,7 @@ from typing import Any
 
 from relay.domain.errors import InvalidInputError
 from relay.domain.formats.output_setup import LichessSetup
-from relay.hub.outputs.round_copy import OutputError, RoundCopy
+from relay.hub.outputs.round_copy import OutputError, RoundCopy, in_output_thread
 
 #: Seconds to wait for lichess' answer (each socket operation: connecting, sending, reading).
 TIMEOUT = 30.0
@@ -161,7 +160,8 @@ class LichessPush:
             raise OutputError(f"round {copy.number} is not mapped to a lichess round")
         if not copy.games:
             return f"round {copy.number} has no games yet: nothing pushed"
-        answer = await asyncio.to_thread(self._post, round_id, copy.pgn.encode("utf-8"))
+        body = copy.pgn.encode("utf-8")
+        answer = await in_output_thread(lambda: self._post(round_id, body))
         try:
             return read_answer(answer, copy, round_id, self._token_env)
         except OutputError as failure:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from relay.domain.errors import UnavailableError
 
@@ -61,3 +64,14 @@ class Output(Protocol):
         """Send ``copy``; the answer is one short line for the console (``pushed 6
         games``). Raises :class:`OutputError` when it could not."""
         ...
+
+
+T = TypeVar("T")
+#: The outputs' blocking work (files, FTP, HTTP) runs on threads of its own: a slow or
+#: unreachable platform holds none of the threads that read the store.
+_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="relay-output")
+
+
+async def in_output_thread(work: Callable[[], T]) -> T:
+    """``work()`` on one of the outputs' threads."""
+    return await asyncio.get_running_loop().run_in_executor(_THREADS, work)

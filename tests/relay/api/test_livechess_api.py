@@ -180,6 +180,23 @@ def test_an_unpublished_round_counts_no_games_among_the_planned_rounds(client):
     assert rounds == [{"count": 1, "live": 0}, {"count": 0, "live": 0}, {"count": 0, "live": 0}]
 
 
+def test_a_planned_round_count_far_too_big_lists_a_bounded_number(client):
+    # A typo in an event file ("rounds = 100000000") must not make one anonymous request
+    # build a hundred million rounds.
+    with Session(hub_of(client).engine) as session:
+        setup = EventSetup(
+            tournament=TournamentSetup(name="Typo Open", rounds=100_000_000),
+            players=(PlayerSetup(1, "Moss, Mary"), PlayerSetup(2, "Lee, Hugo")),
+            rounds=(RoundSetup(number=1, pairings=((1, 2),)),),
+        )
+        tournament_id = load_event(session, setup).tournament_id
+        session.commit()
+    enable(client, tournament_id)
+    rounds = client.get(f"/livechess/{tournament_id}/tournament.json").json()["rounds"]
+    assert len(rounds) == 99
+    assert rounds[0] == {"count": 1, "live": 0}
+
+
 def test_a_delayed_round_shows_each_game_as_it_was_the_delay_ago(client, monkeypatch):
     round_id, (game_id, _) = paired(client, delay=900)
     enable(client)

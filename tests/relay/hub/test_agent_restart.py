@@ -12,25 +12,31 @@ could ever infer from the board's last position alone.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import chess
 import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from bench.accuracy_report import real_games
 from drivers.event_codec import encode
+from drivers.events import FieldChange, PositionSnapshot
 from relay.bus.memory import MemoryBus
 from relay.config import Settings
 from relay.domain.game.events import MoveMade, event_from_data
-from relay.hub.agent_links import AgentBoardLink
+from relay.hub import agent_links
+from relay.hub.agent_links import AgentBoardLink, AgentLinks
 from relay.hub.board_feed import Stamped
 from relay.hub.hub import Hub
+from relay.hub.recorder import GameRecorder
 from relay.store.agent_inputs import InputIn, game_mark, keep_inputs
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
+from tests.relay.api.test_agent_link_api import position as placement
 from tests.relay.hub.test_venue_time import recorded, with_marks
 from tests.services import store_engine
 
@@ -166,3 +172,49 @@ async def test_inputs_acknowledged_but_not_decided_are_decided_after_a_restart(
         await venue.settled()
         await venue.send([(s, i) for s, i in items[second:] if s is None or s > undecided[-1].seq])
     assert played(engine, stopped) == expected
+
+
+async def test_an_input_committed_while_the_start_is_read_is_fed_once(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board attached while its agent sends: input 2 is committed (and delivered) between
+    the reads of the board's start. It is fed once: not in the start, which is read up to
+    what was held first, and delivered after it."""
+    recorder = GameRecorder(engine, MemoryBus())
+    links = AgentLinks(recorder)
+    sent: list[dict[str, Any]] = []
+    link_send = sent.append
+    hello = {"type": "hello", "agent": "hall", "boards": BOARDS}
+    state = await links.hello(hello, link_send)
+    board = chess.Board()
+    start = PositionSnapshot(placement(board))
+    board.push_san("e4")
+    moved = FieldChange(chess.E4, "P", placement(board))
+
+    def one(seq: int, event: object) -> dict[str, Any]:
+        item = {"seq": seq, "board": "1", "mono": float(seq), "wall": 1e9 + seq}
+        return {"type": "inputs", "items": [{**item, "event": encode(event)}]}
+
+    await links.received(state, one(1, start), link_send)
+    committed = threading.Event()
+    reading = agent_links.last_seen
+
+    def slow(session: Session, **options: Any) -> Any:
+        found = reading(session, **options)
+        committed.wait(10)  # input 2 comes in between two of the start's reads
+        return found
+
+    monkeypatch.setattr(agent_links, "last_seen", slow)
+
+    async def second() -> None:
+        await asyncio.sleep(0.05)
+        await links.received(state, one(2, moved), link_send)
+        committed.set()
+
+    sending = asyncio.create_task(second())
+    link = await links.board("hall", "1", game_id=1)
+    await sending
+    link.close()
+    fed = [item.event async for item in link.stamped_events()]
+    recorder.close()
+    assert fed[:-1] == [start, moved]  # then the hub's own "let go"

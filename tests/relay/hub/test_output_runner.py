@@ -65,6 +65,7 @@ class Rounds:
 def test_the_backoff_doubles_up_to_a_minute():
     assert [backoff(n) for n in range(1, 9)] == [1, 2, 4, 8, 16, 32, 60, 60]
     assert MAX_BACKOFF_SECONDS == 60
+    assert backoff(5000) == 60  # a day of failures is still a minute, not an overflow
 
 
 async def test_each_changed_round_is_sent_once_in_order():
@@ -98,7 +99,8 @@ async def test_a_failing_output_backs_off_then_sends_the_newest_copy():
     output.failing = OutputError("the server said 502")
     await runner.step()
     status = runner.status()
-    assert (status.state, status.failures, status.error) == ("retrying", 1, "the server said 502")
+    assert (status.state, status.failures) == ("retrying", 1)
+    assert status.error == "round 1: the server said 502"
     assert status.next_try_at == clock.now + 1
     assert status.pending == 1
     # Within the wait nothing is tried; each later failure waits twice as long.
@@ -129,6 +131,10 @@ async def test_a_platform_that_says_how_long_to_wait_is_obeyed():
     output.failing = OutputError("too many requests", retry_after=90)
     await runner.step()
     assert runner.status().next_try_at == clock.now + 90
+    output.failing = OutputError("too many requests", retry_after=10**9)
+    clock.now += 90
+    await runner.step()
+    assert runner.status().next_try_at == clock.now + 3600  # an hour at most
 
 
 async def test_a_bug_in_an_output_is_a_failure_not_the_end_of_the_runner():
@@ -136,11 +142,39 @@ async def test_a_bug_in_an_output_is_a_failure_not_the_end_of_the_runner():
     runner = OutputRunner(output, Rounds(copy(1, "one"), copy(2, "two")), clock=clock)
     output.failing = KeyError("board")
     await runner.step()
-    assert runner.status().error == "internal error: KeyError('board')"
+    assert runner.status().error == "round 2: internal error: KeyError('board')"
     output.failing = None
     clock.now += 1
     await runner.step()
     assert output.delivered == [(1, "one"), (2, "two")]
+
+
+async def test_a_round_that_keeps_failing_holds_up_no_other_round():
+    """A mistyped broadcast round: round 1 fails every time; round 2 changes on every pass
+    and goes every time, while round 1 waits longer and longer."""
+
+    class OneBad(Recorder):
+        async def deliver(self, copy: RoundCopy) -> str:
+            if copy.number == 1:
+                raise OutputError("lichess has no broadcast round AbCd1234 (404)")
+            return await super().deliver(copy)
+
+    output, clock = OneBad(), Clock()
+    rounds = Rounds(copy(1, "one"), copy(2, "two, move 0"))
+    runner = OutputRunner(output, rounds, clock=clock)
+    tries_of_round_1 = []
+    for move in range(1, 40):
+        await runner.step()
+        tries_of_round_1.append(runner.status().failures)
+        rounds.copies[1] = copy(2, f"two, move {move}")
+        clock.now += 1
+    assert [pgn for _, pgn in output.delivered] == [f"two, move {n}" for n in range(39)]
+    # Round 1 was tried at 0, 1, 3, 7, 15 and 31 s: its wait grew although round 2 worked.
+    assert tries_of_round_1[-1] == 6
+    status = runner.status()
+    assert status.state == "retrying"
+    assert status.error == "round 1: lichess has no broadcast round AbCd1234 (404)"
+    assert status.line == "round 2: took 12 characters"  # "two, move 38"
 
 
 async def test_rounds_that_cannot_be_read_are_tried_again_on_the_next_pass():

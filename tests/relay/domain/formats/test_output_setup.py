@@ -45,7 +45,9 @@ def test_every_kind_is_read_with_its_defaults():
     outputs = parse_event_file(EVERY_KIND).outputs
     assert outputs == (
         LichessSetup(rounds=((1, "AbCd1234"), (2, "EfGh5678"))),
-        LichessSetup(rounds=((3, "IjKl9012"),), token_env="OTHER_TOKEN", url="http://127.0.0.1:8080"),
+        LichessSetup(
+            rounds=((3, "IjKl9012"),), token_env="OTHER_TOKEN", url="http://127.0.0.1:8080"
+        ),
         FolderSetup(path="/srv/www/live"),
         FtpSetup(
             host="ftp.example.org",
@@ -87,7 +89,16 @@ def test_the_module_documentation_is_a_valid_list_of_outputs():
         ("kind = 'lichess'\nrounds = { x = 'AbCd' }", "rounds must map round numbers"),
         ("kind = 'lichess'\nrounds = { 0 = 'AbCd' }", "rounds must map round numbers"),
         ("kind = 'lichess'\nrounds = { 1 = 'a/b' }", "round 1: 'a/b' is not a broadcast round"),
-        ("kind = 'lichess'\nrounds = { 1 = 5 }", "round 1: 5 is not a broadcast round"),
+        ("kind = 'lichess'\nrounds = { 1 = 5 }", "round 1: '5' is not a broadcast round"),
+        ("kind = 'lichess'\nrounds = { 1 = 'AbCd123' }", "'AbCd123' is not a broadcast round"),
+        ("kind = 'lichess'\nrounds = { 1 = 'ÄbCd1234' }", "'ÄbCd1234' is not a broadcast round"),
+        ("kind = 'lichess'\nrounds = { \"²\" = 'AbCd1234' }", "rounds must map round numbers"),
+        (f"kind = 'lichess'\nrounds = {{ {'9' * 5000} = 'AbCd1234' }}", "rounds must map"),
+        (
+            "kind = 'lichess'\nrounds = { 1 = 'AbCd1234', 01 = 'EfGh5678' }",
+            "round 1 is mapped twice",
+        ),
+        ("kind = 'ftp'\nhost = 'h'\nport = 0", "port must be 1 to 65535"),
         ("kind = 'ftp'\nhost = 'h'\nport = 70000", "port must be 1 to 65535"),
         ("kind = 'ftp'\nhost = 'h'\ntls = 'yes'", "tls must be true or false"),
         ("kind = 'ftp'", "host is required"),
