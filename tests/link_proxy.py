@@ -5,7 +5,7 @@ as a venue's internet does. It runs its own event loop on a thread.
         agent connects to proxy.port
         proxy.cut()        # every connection closed, new ones refused, until restore()
         proxy.blackhole()  # connections stay open and nothing passes, until restore()
-        proxy.delay(0.5)   # each chunk waits this long each way
+        proxy.delay(0.5)   # each chunk arrives this much later, each way
         proxy.restore()
 """
 
@@ -93,6 +93,8 @@ class LinkProxy:
         self._target = (host, port)
 
     def delay(self, seconds: float) -> None:
+        """Deliver what comes from now on ``seconds`` later, each way (until :meth:`restore`):
+        a longer line, not a slower one."""
         self._delay = seconds
 
     def restore(self) -> None:
@@ -136,10 +138,30 @@ class LinkProxy:
             self._connections.discard(task)
 
     async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        while chunk := await source.read(65536):
-            if self._delay:
-                await asyncio.sleep(self._delay)
+        """Carry ``source`` to ``sink`` as a line does: each chunk leaves the delay in force
+        when it came after it came, in order, and nothing leaves while the link is held."""
+        loop = asyncio.get_running_loop()
+        line: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+        carrier = asyncio.ensure_future(self._carry(line, sink))
+        try:
+            while chunk := await source.read(65536):
+                line.put_nowait((loop.time() + self._delay, chunk))
+            line.put_nowait((loop.time() + self._delay, b""))  # the end, after the rest
+            await carrier
+        finally:
+            carrier.cancel()
+
+    async def _carry(
+        self, line: asyncio.Queue[tuple[float, bytes]], sink: asyncio.StreamWriter
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due, chunk = await line.get()
+            if (wait := due - loop.time()) > 0:
+                await asyncio.sleep(wait)
             await self._passing.wait()
+            if not chunk:
+                sink.close()
+                return
             sink.write(chunk)
             await sink.drain()
-        sink.close()

@@ -12,6 +12,7 @@ an input it could not keep.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,9 @@ class AgentQueue:
             raise self._cannot(error) from error
 
     def _cannot(self, error: sqlite3.Error) -> QueueWriteError:
-        return QueueWriteError(f"the agent's queue {self.path} cannot be written: {error}")
+        return QueueWriteError(
+            f"the agent's queue {self.path} cannot be written: {error}{_read_only(self.path)}"
+        )
 
     def _counter(self, name: str) -> int:
         row = self._db.execute("SELECT value FROM counter WHERE name = ?", (name,)).fetchone()
@@ -151,6 +154,17 @@ class AgentQueue:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _read_only(path: Path) -> str:
+    """Why the queue at ``path`` cannot be written, when its files say so: SQLite reports a
+    file that turned read-only under an open queue as a mere "disk I/O error"."""
+    for file in (path, path.with_name(f"{path.name}-wal")):
+        if file.exists() and not os.access(file, os.W_OK):
+            return f" ({file} is read-only)"
+    if not path.exists() and not os.access(path.parent, os.W_OK):
+        return f" (the folder {path.parent} is read-only)"
+    return ""
 
 
 class _Transaction:

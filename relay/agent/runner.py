@@ -27,7 +27,7 @@ from drivers.dgt.protocol import DgtOptions
 from drivers.dgt.transport import DgtSerialConnection, PortError
 from drivers.event_codec import WireError, decode, encode
 from drivers.link import BoardLink
-from relay.agent.queue import AgentQueue
+from relay.agent.queue import AgentQueue, QueueWriteError
 from relay.agent.sender import AgentSender, ClockCommandIn, LinkProtocolError, LinkState
 from relay.domain.errors import UnavailableError
 
@@ -82,7 +82,9 @@ class Agent:
         self.queue = AgentQueue(settings.queue)
         self.sender = AgentSender(settings.name, settings.boards, self.queue)
         self.sender.on_command = self._command
-        self._open_board = open_board or _open_dgt
+        # An agent started again on its queue (after a crash, a kill -9, a reboot) reads each
+        # board's log first: the moves made while nothing read the board are there.
+        self._open_board = open_board or (_open_resuming if self.queue.last_seq else _open_dgt)
         self._links: dict[str, BoardLink] = {}
         self._wake = asyncio.Event()
         #: Added to this machine's monotonic clock, so stamps go on from the last queued.
@@ -141,6 +143,8 @@ class Agent:
                 ) as hub:
                     wait = RECONNECT_SECONDS[0]
                     await self._linked(hub)
+            except QueueWriteError:
+                raise  # an OSError, but the queue's, not the link's: the agent stops
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
                 log.warning("the hub at %s: %s; again in %.1f s", self.url, error, wait)
             except InvalidURI as error:
@@ -202,3 +206,9 @@ async def first_to_end(*work: Coroutine[Any, Any, None]) -> None:
 
 async def _open_dgt(port: str) -> BoardLink:
     return await DgtSerialConnection.open(port, DgtOptions())
+
+
+async def _open_resuming(port: str) -> BoardLink:
+    """The board, replaying its log since power-up at the first read (the hub's tracker
+    skips what it already knows)."""
+    return await DgtSerialConnection.open(port, DgtOptions(resume=True))

@@ -52,6 +52,10 @@ SCHEME = "agent://"
 #: The kinds of input a board link starts from: the board's placement and its clock.
 POSITION_KINDS = ("PositionSnapshot", "FieldChange")
 STARTING_KINDS = (*POSITION_KINDS, "ClockReading")
+#: A connected agent not heard for this long is shown silent: it sends a time mark ten
+#: times a second when it has nothing else to send, so its link is probably down (a
+#: blackholed link stays open until its pings time out).
+SILENT_SECONDS = 2.0
 #: Most inputs in one message, boards per agent, characters in a name.
 MAX_ITEMS = 1000
 MAX_BOARDS = 1024
@@ -370,11 +374,15 @@ class AgentLinks:
         log.warning("agent %s went away; its boards wait for it", state.name)
 
     def status(self) -> list[dict[str, Any]]:
-        """Each agent for the console: connected, since when, last acknowledgement, boards."""
+        """Each agent for the console: connected (and whether it went silent), since when,
+        last acknowledgement, backlog, boards."""
         return [
             {
                 "agent": state.name,
                 "connected": state.connected,
+                "silent": state.connected
+                and state.last_heard is not None
+                and time.time() - state.last_heard > SILENT_SECONDS,
                 "since": state.since,
                 "last_heard": state.last_heard,
                 "acked": state.acked,

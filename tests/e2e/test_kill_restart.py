@@ -18,20 +18,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import chess
-import chess.pgn
 from sqlmodel import Session
 from websockets.sync.client import connect
 
 from bench.boardsim_process import BoardsimProcess
-from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
-from relay.domain.formats.event_file import render_event_file
+from relay.demo.pgn_round import bundled_games
 from relay.domain.game.events import event_from_data
 from relay.domain.game.record import GameRecord
 from relay.store.engine import open_store
 from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games
 from tests.relay_serve import relay_serve
+from tests.venue_round import games_of, round_event
 
 BOARDS = 50
 #: Moves shown (so stored) before the kill.
@@ -42,17 +40,12 @@ FINISH_SECONDS = 420
 
 
 def source_games() -> list[list[str]]:
-    games = []
-    with bundled_games().open(encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            games.append([move.uci() for move in game.mainline_moves()])
-    return games
+    return games_of(bundled_games())
 
 
 def event_file(ports: list[str]) -> str:
     """The demo's round 1 on these ports: board n plays the n-th bundled game."""
-    setup = event_setup(load_pairings(bundled_games(), len(ports)), ports)
-    return render_event_file(setup)
+    return round_event(bundled_games(), ports)
 
 
 @contextlib.contextmanager

@@ -1,5 +1,6 @@
 // The arbiter console's Agents card: each venue agent (`relay agent`, docs/venue-agent.md)
-// as the hub sees it: connected, or away since when; when it was last heard; the last
+// as the hub sees it: connected, silent (connected, but not heard for 2 s: a link that
+// holds everything stays open until its pings time out), or away since when; when it was last heard; the last
 // input the hub holds from it; the inputs waiting at the venue (its backlog, as it last said);
 // its boards and whether a game follows each. Read every two
 // seconds while the console is shown, so an outage at the venue shows at once. The card
@@ -43,11 +44,16 @@ async function refreshAgents() {
 
 function agentItem(agent) {
   const now = Date.now() / 1000;
-  const item = el("li", agent.connected ? "agent connected" : "agent away");
+  const shown = agent.connected ? (agent.silent ? "silent" : "connected") : "away";
+  const item = el("li", `agent ${shown}`);
   item.dataset.agent = agent.agent;
-  const state = agent.connected
-    ? "connected"
-    : `away since ${agent.since ? ago(now - agent.since) : "it started"}`;
+  const since = agent.since ? ago(now - agent.since) : "it started";
+  const states = {
+    connected: "connected",
+    silent: "silent: its link is probably down",
+    away: `away since ${since}`,
+  };
+  const state = states[shown];
   const heard = agent.last_heard ? `, last heard ${ago(now - agent.last_heard)}` : "";
   const line = el("p", "agent-line");
   line.append(

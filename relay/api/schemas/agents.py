@@ -18,6 +18,10 @@ class AgentStatus(Schema):
 
     agent: str
     connected: bool
+    silent: bool = Field(
+        description="connected, but not heard for 2 s: the link is probably down (a link "
+        "that holds everything stays open until its pings time out)"
+    )
     since: float | None = Field(description="when it connected or went away (Unix seconds)")
     last_heard: float | None = Field(description="its last message (Unix seconds)")
     acked: int = Field(description="every input up to this one is kept at the hub")

@@ -85,6 +85,7 @@ def test_inputs_are_acknowledged_once_kept_and_kept_once(client: TestClient) -> 
     assert hub_of(client).agents.status()[0] | {"since": None, "last_heard": None} == {
         "agent": "hall",
         "connected": False,
+        "silent": False,
         "since": None,
         "last_heard": None,
         "acked": 3,
