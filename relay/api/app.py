@@ -23,6 +23,7 @@ from relay.api import (
     game_input,
     games,
     imports,
+    ladders,
     livechess,
     outputs,
     pairings,
@@ -122,6 +123,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         agent_link,
         outputs,
         livechess,
+        ladders,
     ):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     declare(app)

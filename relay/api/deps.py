@@ -108,3 +108,42 @@ KeyerDep = Annotated[Identity, Depends(require("keyer"))]
 OperatorDep = Annotated[Identity, Depends(require("operator"))]
 ArbiterDep = Annotated[Identity, Depends(require("arbiter"))]
 AdminDep = Annotated[Identity, Depends(require("admin"))]
+
+
+class ClubCheck(RoleCheck):
+    """The dependency of a club's routes (docs/ladders.md): it admits the hub's admin, and
+    the keys of the club the path names (``club_id``) whose club role is ``club_role`` or a
+    higher one. Its :attr:`role` is ``admin``, the one role of :data:`ROLES` it admits, so
+    the OpenAPI document's ``x-role`` and the authorisation tests treat it as an admin's
+    route; ``x-club-role`` names the club role."""
+
+    def __init__(self, club_role: str) -> None:
+        super().__init__("admin")
+        self.club_role = club_role
+
+    def __call__(self, identity: CallerDep, request: Request) -> Identity:
+        club = request.path_params.get("club_id", "")
+        needs = f"this needs admin or a {self.club_role} key of club {club}"
+        if identity is None:
+            raise HTTPException(
+                status.HTTP_401_UNAUTHORIZED,
+                f"{needs}: send 'Authorization: Bearer TOKEN'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        if identity.may("admin"):
+            return identity
+        if identity.club_id is not None and str(identity.club_id) != club:
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                f"{identity.user}'s key is for club {identity.club_id}; {needs}",
+            )
+        if identity.club_id is None or not identity.may_in_club(identity.club_id, self.club_role):
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN, f"{identity.user} is {identity.role}; {needs}"
+            )
+        return identity
+
+
+ClubPlayerDep = Annotated[Identity, Depends(ClubCheck("club-player"))]
+ClubOfficerDep = Annotated[Identity, Depends(ClubCheck("club-officer"))]
+ClubAdminDep = Annotated[Identity, Depends(ClubCheck("club-admin"))]

@@ -17,7 +17,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from starlette.routing import BaseRoute
 
-from relay.api.deps import RoleCheck
+from relay.api.deps import ClubCheck, RoleCheck
 from relay.api.schemas.errors import ErrorAnswer
 
 #: Methods that change something.
@@ -38,6 +38,15 @@ def role_of(dependant: Dependant) -> str | None:
     for dependency in _walk(dependant):
         if isinstance(dependency.call, RoleCheck):
             return dependency.call.role
+    return None
+
+
+def club_role_of(dependant: Dependant) -> str | None:
+    """The club role a club's route admits besides the admin (docs/ladders.md); None for a
+    route that is not a club's."""
+    for dependency in _walk(dependant):
+        if isinstance(dependency.call, ClubCheck):
+            return dependency.call.club_role
     return None
 
 
@@ -76,10 +85,13 @@ def declare(app: FastAPI) -> None:
                 if role is None:
                     continue
                 assert isinstance(route, APIRoute)
+                club_role = club_role_of(route.dependant)
                 for method in route.methods or ():
                     operation = document["paths"].get(route.path, {}).get(method.lower())
                     if operation is not None:
                         operation["x-role"] = role
+                        if club_role is not None:
+                            operation["x-club-role"] = club_role
         return app.openapi_schema or make()
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -32,6 +32,7 @@ from relay.hub.board_session import BoardSession
 from relay.hub.clock_desk import ClockDesk
 from relay.hub.game_views import GameViews, control_of
 from relay.hub.input_desk import InputDesk
+from relay.hub.ladders import LadderDesk
 from relay.hub.outputs.desk import OutputDesk
 from relay.hub.pairing_desk import PairingDesk
 from relay.hub.player_names import PlayerNames
@@ -87,6 +88,8 @@ class Hub:
         #: Venue agents and the boards they read (docs/venue-agent.md).
         self.agents = AgentLinks(self.recorder)
         self.outputs = OutputDesk(engine, self.views)
+        #: Club ladders (docs/ladders.md).
+        self.ladders = LadderDesk(self.recorder)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         #: The port each followed game's board is on, by game.

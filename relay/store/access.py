@@ -17,49 +17,89 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from relay.domain.errors import InvalidInputError
-from relay.store.models import AuditEntry, Token, User
-from relay.store.tournaments import get_game
+from relay.store.models import AuditEntry, Club, ClubMember, Token, User
+from relay.store.tournaments import NotFoundError, get_game
 
 #: From least to most: each role may do what the ones before it may.
 ROLES = ("keyer", "operator", "arbiter", "admin")
 #: The role of a device token (bound to one game).
 DEVICE_ROLE = "keyer"
+#: Roles of club keys, each bound to one club, from least to most (docs/ladders.md): a
+#: player enters the results of their own games, an officer runs the club's ladders, the
+#: club's admin also authorises keys. They are none of :data:`ROLES`: a club key does
+#: nothing outside its club.
+CLUB_ROLES = ("club-player", "club-officer", "club-admin")
 TOKEN_PREFIX = "rly_"
 
 
 class UnknownRoleError(ValueError, InvalidInputError):
-    """A role that is not one of :data:`ROLES`."""
+    """A role that is not one of :data:`ROLES` (or, for a club key, :data:`CLUB_ROLES`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who presented a valid token; ``game_id`` for a device token, bound to that game."""
+    """Who presented a valid token; ``game_id`` for a device token, bound to that game;
+    ``club_id`` for a club key (and ``member_id`` for a player's), bound to that club."""
 
     user: str
     role: str
     game_id: int | None = None
+    club_id: int | None = None
+    member_id: int | None = None
 
     def may(self, role: str) -> bool:
+        """Whether the identity holds ``role`` of :data:`ROLES` or a higher one; a club key
+        holds none of them."""
+        if self.role not in ROLES:
+            return False
         return ROLES.index(self.role) >= ROLES.index(role)
+
+    def may_in_club(self, club_id: int, role: str) -> bool:
+        """Whether the identity may act with the club role ``role`` in club ``club_id``: a
+        key of that club with that role or a higher one, or the global admin."""
+        if self.may("admin"):
+            return True
+        if self.club_id != club_id or self.role not in CLUB_ROLES:
+            return False
+        return CLUB_ROLES.index(self.role) >= CLUB_ROLES.index(role)
 
     @property
     def staff(self) -> bool:
-        """Reads live what the public sees late or not at all; a device token does not."""
-        return self.game_id is None
+        """Reads live what the public sees late or not at all; a device token and a club
+        key do not."""
+        return self.game_id is None and self.club_id is None
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(session: Session, *, user: str, role: str, game_id: int | None = None) -> str:
+def create_token(
+    session: Session,
+    *,
+    user: str,
+    role: str,
+    game_id: int | None = None,
+    club_id: int | None = None,
+    member_id: int | None = None,
+) -> str:
     """A new token for ``user`` (created with ``role`` if new; its role updated if not).
     With ``game_id``, a device token: a keyer's, bound to that game (it enters that game's
-    moves and reads what the public reads).
+    moves and reads what the public reads). With ``club_id``, a club key of one of
+    :data:`CLUB_ROLES`, bound to that club (``member_id``: the member a player key is
+    for); a user is either a club key's or not, never both.
 
     The token is stored when the caller commits the session."""
-    if role not in ROLES:
+    if club_id is not None or role in CLUB_ROLES:
+        _check_club_key(session, user=user, role=role, club_id=club_id, member_id=member_id)
+    elif role not in ROLES:
         raise UnknownRoleError(f"role {role!r} is not one of {', '.join(ROLES)}")
+    elif member_id is not None:
+        raise UnknownRoleError("a token for a club member is a club key: give its club")
+    else:
+        existing = session.exec(select(User).where(User.name == user)).first()
+        if existing is not None and existing.role in CLUB_ROLES:
+            raise UnknownRoleError(f"{user} holds a club key: give the {role} another name")
     if game_id is not None:
         if role != DEVICE_ROLE:
             raise UnknownRoleError(f"a token bound to a game is a {DEVICE_ROLE}'s, not {role!r}")
@@ -73,23 +113,58 @@ def create_token(session: Session, *, user: str, role: str, game_id: int | None 
     assert row.id is not None
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     session.add(
-        Token(user_id=row.id, digest=digest(token), created_at=time.time(), game_id=game_id)
+        Token(
+            user_id=row.id,
+            digest=digest(token),
+            created_at=time.time(),
+            game_id=game_id,
+            club_id=club_id,
+            member_id=member_id,
+        )
     )
     return token
+
+
+def _check_club_key(
+    session: Session, *, user: str, role: str, club_id: int | None, member_id: int | None
+) -> None:
+    if role not in CLUB_ROLES:
+        raise UnknownRoleError(f"a club key's role is one of {', '.join(CLUB_ROLES)}, not {role!r}")
+    if club_id is None:
+        raise UnknownRoleError(f"a {role} key is bound to a club: give its club")
+    if session.get(Club, club_id) is None:
+        raise NotFoundError(f"no club {club_id}")
+    if member_id is not None:
+        member = session.get(ClubMember, member_id)
+        if member is None or member.club_id != club_id:
+            raise NotFoundError(f"no member {member_id} in club {club_id}")
+    existing = session.exec(select(User).where(User.name == user)).first()
+    if existing is not None and existing.role not in CLUB_ROLES:
+        raise UnknownRoleError(
+            f"{user} holds the {existing.role} role: a club key needs a name of its own"
+        )
+    if existing is not None:
+        clubs = session.exec(
+            select(Token.club_id).where(
+                Token.user_id == existing.id, col(Token.club_id).is_not(None)
+            )
+        ).all()
+        if any(other != club_id for other in clubs):
+            raise UnknownRoleError(f"{user} holds a key of another club: use another name")
 
 
 def identify(session: Session, token: str) -> Identity | None:
     """The user a token belongs to (with the game a device token is bound to), or None for
     an unknown or revoked token."""
     row = session.exec(
-        select(User, Token.game_id)
+        select(User, Token)
         .join(Token, col(Token.user_id) == col(User.id))
         .where(Token.digest == digest(token), col(Token.revoked_at).is_(None))
     ).first()
     if row is None:
         return None
-    user, game_id = row
-    return Identity(user.name, user.role, game_id)
+    user, key = row
+    return Identity(user.name, user.role, key.game_id, key.club_id, key.member_id)
 
 
 def revoke_tokens(session: Session, *, user: str) -> int:

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from relay.domain.ladder.rules import LadderRate
 from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.store.word_columns import WordColumn
@@ -129,6 +130,10 @@ class Token(SQLModel, table=True):
     revoked_at: float | None = None
     #: A device token: it enters the moves of this game only (docs/game-input.md).
     game_id: int | None = Field(default=None, foreign_key="game.id")
+    #: A club key: it acts on this club only, with the user's club role (docs/ladders.md).
+    club_id: int | None = Field(default=None, foreign_key="club.id")
+    #: A player key: the club member who holds it (enters the results of their own games).
+    member_id: int | None = Field(default=None, foreign_key="club_member.id")
 
 
 class AuditEntry(SQLModel, table=True):
@@ -185,3 +190,71 @@ class AgentMark(SQLModel, table=True):
     agent: str
     board: str
     seq: int
+
+
+class Club(SQLModel, table=True):
+    """A chess club, with its members and ladders (docs/ladders.md)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+
+
+class ClubMember(SQLModel, table=True):
+    __tablename__ = "club_member"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: int = Field(foreign_key="club.id", index=True)
+    name: str  # "Family, Given"
+    #: An ECF member; a non-member has free quotas of graded games (seed 002).
+    ecf_member: bool = False
+    grading_code: str | None = None
+
+
+class LadderRow(SQLModel, table=True):
+    """A ladder of a club: its rate, period and rules (relay.domain.ladder.rules.Ladder)."""
+
+    __tablename__ = "ladder"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: int = Field(foreign_key="club.id", index=True)
+    name: str
+    rate: LadderRate = Field(sa_type=WordColumn(LadderRate.parse))
+    starts: date
+    ends: date
+    initial_points: int = 50
+    min_games: int = 8
+    graded: bool = False
+    quota_standard: int = 3
+    quota_rapid: int = 6
+
+
+class ClubGame(SQLModel, table=True):
+    """A game between two club members; its result is the last entry of its
+    :class:`ClubResultRow` log, or the result of the hub game it is linked to."""
+
+    __tablename__ = "club_game"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: int = Field(foreign_key="club.id", index=True)
+    played_on: date
+    rate: LadderRate = Field(sa_type=WordColumn(LadderRate.parse))
+    white_id: int = Field(foreign_key="club_member.id")
+    black_id: int = Field(foreign_key="club_member.id")
+    #: A game played on an electronic board of the hub: its result comes from its log.
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+
+
+class ClubResultRow(SQLModel, table=True):
+    """One entry of a club game's result log: appended, never changed. ``result`` None is a
+    deletion; ``seq`` counts from 1 per game."""
+
+    __tablename__ = "club_result"
+    __table_args__ = (UniqueConstraint("club_game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_game_id: int = Field(foreign_key="club_game.id", index=True)
+    seq: int
+    result: str | None = None
+    by: str
+    at: float  # Unix seconds
+    reason: str = ""

@@ -15,6 +15,7 @@ from playwright.sync_api import ConsoleMessage, Page, Response, expect
 
 from relay.demo.pgn_round import bundled_games
 from tests.browser import browser_page
+from tests.hub_calls import hub_tokens
 from tests.live_round import LiveRound, live_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,17 @@ def ready_checks(live: LiveRound) -> dict[str, tuple[str, Callable[[Page], None]
         expect(page.locator("#status")).to_have_text("live", timeout=WAIT_MS)
         assert "token" not in page.url
 
+    def ladder(page: Page) -> None:
+        expect(page.locator("#ladder-name")).to_have_text("Modules CC: Modules ladder")
+        expect(page.locator("#empty")).to_be_visible()
+
+    [admin] = hub_tokens(live.db, ("Ladder admin", "admin"))
+    club = live.post("/api/clubs", {"name": "Modules CC"}, token=admin)["id"]
+    rules = {"name": "Modules ladder", "rate": "all", "starts": "2024-09-01", "ends": "2025-06-30"}
+    ladder_id = live.post(f"/api/clubs/{club}/ladders", rules, token=admin)["id"]
+
     return {
+        "ladder": (live.url("ladder", id=ladder_id), ladder),
         "viewer": (live.url(), viewer),
         "game": (live.url("game", id=game), game_page),
         "projector": (live.url("projector", game=game), projector),

@@ -78,6 +78,12 @@ class World:
             "round_number": "1",
             "board": "1",
             "token": "no-such-change",
+            # Club ladders (docs/ladders.md): the club routes admit the admin (and club keys,
+            # tested in test_ladders_api.py); no club exists here, so the admin gets a 4xx.
+            "club_id": "1",
+            "ladder_id": "1",
+            "member_id": "1",
+            "club_game_id": "1",
         }
 
     def path(self, template: str, hidden: bool = False) -> str:
