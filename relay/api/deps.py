@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from relay.hub.hub import Hub
-from relay.store.access import ROLES, Identity, identify
+from relay.store.access import ROLES, Identity, identify, shown_name
 
 _bearer = HTTPBearer(auto_error=False, description="A token from `relay token create`")
 
@@ -135,11 +135,12 @@ class ClubCheck(RoleCheck):
         if identity.club_id is not None and str(identity.club_id) != club:
             raise HTTPException(
                 status.HTTP_403_FORBIDDEN,
-                f"{identity.user}'s key is for club {identity.club_id}; {needs}",
+                f"{shown_name(identity.user)}'s key is for club {identity.club_id}; {needs}",
             )
         if identity.club_id is None or not identity.may_in_club(identity.club_id, self.club_role):
             raise HTTPException(
-                status.HTTP_403_FORBIDDEN, f"{identity.user} is {identity.role}; {needs}"
+                status.HTTP_403_FORBIDDEN,
+                f"{shown_name(identity.user)} is {identity.role}; {needs}",
             )
         return identity
 

@@ -38,7 +38,14 @@ from relay.domain.errors import MissingError
 from relay.domain.ladder.quota import QuotaWarning
 from relay.domain.ladder.rules import LadderRate
 from relay.domain.results import Result
-from relay.hub.ladders import ClubGameState, ClubPermissionError, Entered, LadderSpec, LadderView
+from relay.hub.ladders import (
+    MAX_GAMES_LISTED,
+    ClubGameState,
+    ClubPermissionError,
+    Entered,
+    LadderSpec,
+    LadderView,
+)
 from relay.store.models import Club, ClubMember, LadderRow
 
 router = APIRouter(prefix="/api", tags=["ladders"])
@@ -235,17 +242,29 @@ def _table(view: LadderView) -> LadderTable:
 
 #: The CSV's columns, in order; each a key of a line of the JSON table.
 CSV_COLUMNS = ("place", "name", "points", "games", "wins", "draws", "losses", "qualified", "player")
+#: What a spreadsheet takes a cell starting with for a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> object:
+    """A text cell a spreadsheet would run as a formula, quoted with a leading ``'``;
+    numbers (the hub's own, a negative score too) and other text as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def table_csv(table: LadderTable) -> str:
-    """The table as CSV: one row per player, the columns of :data:`CSV_COLUMNS`."""
+    """The table as CSV: one row per player, the columns of :data:`CSV_COLUMNS`; text
+    cells neutralised (:func:`safe_cell`), members' names being anyone's words."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for line in table.lines:
         row = line.model_dump()
         writer.writerow(
-            ("yes" if row[c] else "no") if c == "qualified" else row[c] for c in CSV_COLUMNS
+            safe_cell(("yes" if row[c] else "no") if c == "qualified" else row[c])
+            for c in CSV_COLUMNS
         )
     return out.getvalue()
 
@@ -279,11 +298,20 @@ async def club_ladders(hub: HubDep, club_id: ClubId) -> ClubLadders:
 
 
 @router.get("/clubs/{club_id}/games")
-async def club_games(hub: HubDep, club_id: ClubId) -> list[ClubGameInfo]:
-    """The club's games, each with its result log and the result that counts."""
+async def club_games(
+    hub: HubDep,
+    club_id: ClubId,
+    offset: Annotated[int, Query(ge=0, le=MAX_STORED, description="games skipped")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_GAMES_LISTED, description="games listed at most")
+    ] = MAX_GAMES_LISTED,
+) -> list[ClubGameInfo]:
+    """The club's games in the order they were entered, a page at a time (at most 500),
+    each with its result log (who entered, edited or deleted what, when and why) and the
+    result that counts."""
     with club_refusals(f"club {club_id}"):
-        await hub.ladders.ladders(club_id=club_id)  # 404 for no club
-        return [_game(state) for state in await hub.ladders.games(club_id=club_id)]
+        games = await hub.ladders.games(club_id=club_id, offset=offset, limit=limit)
+        return [_game(state) for state in games]
 
 
 # -- the hub's admin ---------------------------------------------------------------------
@@ -317,6 +345,20 @@ async def revoke_player_keys(
     """Withdraw a member's authorisation: their player keys stop working."""
     with club_refusals(f"member {member_id} in club {club_id}"):
         count = await hub.ladders.revoke_player_key(club_id=club_id, member_id=member_id, who=who)
+    return KeysRevoked(revoked=count)
+
+
+@router.delete("/clubs/{club_id}/officers/keys")
+async def revoke_officer_keys(
+    hub: HubDep,
+    who: ClubAdminDep,
+    club_id: ClubId,
+    user: Annotated[str, Query(min_length=1, max_length=200, pattern=PLAIN_TEXT)],
+) -> KeysRevoked:
+    """Withdraw an officer's keys (``user``: the name the key was made for); a club
+    admin's keys only the hub's admin withdraws."""
+    with club_refusals(f"officer {user!r} of club {club_id}"):
+        count = await hub.ladders.revoke_officer_keys(club_id=club_id, user=user, who=who)
     return KeysRevoked(revoked=count)
 
 
@@ -414,9 +456,10 @@ async def club_quota(hub: HubDep, who: ClubOfficerDep, club_id: ClubId) -> list[
 async def enter_club_game(
     hub: HubDep, who: ClubPlayerDep, club_id: ClubId, body: GameIn
 ) -> ResultEntered:
-    """A club game and its result, by an officer or by a player of the game (a player key).
-    With ``game_id`` (an officer's), the hub game it was played as on an electronic board:
-    its result counts as soon as the game ends. Warns of free quotas."""
+    """A club game and its result, by an officer or by a player of the game (a player key:
+    a new game they played, with its result). With ``game_id`` (an officer's), the hub game
+    of a published round it was played as on an electronic board: its result counts as soon
+    as the public sees the game end. Warns of free quotas."""
     with club_refusals(f"club {club_id}"):
         entered = await hub.ladders.enter(
             club_id=club_id,
@@ -434,9 +477,10 @@ async def enter_club_game(
 
 @router.put("/clubs/{club_id}/games/{club_game_id}")
 async def edit_club_result(
-    hub: HubDep, who: ClubPlayerDep, club_id: ClubId, club_game_id: ClubGameId, body: ResultIn
+    hub: HubDep, who: ClubOfficerDep, club_id: ClubId, club_game_id: ClubGameId, body: ResultIn
 ) -> ResultEntered:
-    """Edit a game's result: appended to its log, audited; the ladders are replayed."""
+    """Edit a game's result (an officer's; after a deletion, it restores the game):
+    appended to its log, audited; the ladders are replayed."""
     with club_refusals(f"game {club_game_id} in club {club_id}"):
         entered = await hub.ladders.change(
             club_id=club_id,
@@ -451,12 +495,13 @@ async def edit_club_result(
 @router.delete("/clubs/{club_id}/games/{club_game_id}")
 async def delete_club_result(
     hub: HubDep,
-    who: ClubPlayerDep,
+    who: ClubOfficerDep,
     club_id: ClubId,
     club_game_id: ClubGameId,
     reason: Annotated[str, Query(max_length=1000, pattern=PLAIN_TEXT)] = "",
 ) -> ResultEntered:
-    """Delete a game from the ladders: a deletion appended to its log, audited."""
+    """Delete a game from the ladders (an officer's): a deletion appended to its log,
+    audited; an officer may restore it with a result."""
     with club_refusals(f"game {club_game_id} in club {club_id}"):
         entered = await hub.ladders.change(
             club_id=club_id, club_game_id=club_game_id, result=None, who=who, reason=reason

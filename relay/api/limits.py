@@ -7,11 +7,16 @@ can go at full speed:
   (``rate`` a second, in bursts of ``burst``);
 * a request with a token: while the client address's budget of failed authentications is
   spent, it is refused at once (429), its token unchecked. Otherwise a token seen before
-  is known by its digest; a new one is looked up once. A valid token's request takes one
-  from its user's budget, far larger (``staff_rate``, ``staff_burst``); a token that is
-  not valid counts against the address's failed authentications (``failures`` in any
-  ``failure_window`` seconds, far fewer than reads), the spending of which is logged, and
-  its request is a read of the address;
+  is known by its digest; a new one is looked up once. A valid staff token's request
+  (an operator's, an arbiter's, an admin's: ``Identity.staff``) takes one from its user's
+  budget, far larger (``staff_rate``, ``staff_burst``). A valid token that is not staff's
+  reads like the public: a club key's request is a read of its address (a club's admin
+  may make any number of keys), a device token's takes one from a budget of its own as
+  large as an address's (``rate``, ``burst``: a tablet beside a board is not starved by
+  the spectators on the venue's address). A token that is not valid counts against the
+  address's failed authentications (``failures`` in any ``failure_window`` seconds, far
+  fewer than reads), the spending of which is logged, and its request is a read of the
+  address;
 * a client address may hold ``streams`` websocket streams open at once.
 
 The windows are counted with the ``limits`` library, in this process's memory (several
@@ -35,6 +40,20 @@ from relay.config import Settings
 from relay.store.access import digest
 
 log = logging.getLogger("relay.api")
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A valid token that is not staff's (``Identity.staff``): its requests are reads,
+    of its address (``own`` None: a club key) or of a budget of the public's size of its
+    own (``own``: a device token's user)."""
+
+    own: str | None = None
+
+
+#: What a token's look-up gives: its staff user's name (the user's budget), a
+#: :class:`Reader`, or None for a token that is not valid.
+Known = str | Reader | None
 
 #: Users remembered by their tokens' digests, and clients by their last logged burst.
 REMEMBERED = 10_000
@@ -87,17 +106,18 @@ class Limits:
             self._failures = RateLimitItemPerSecond(
                 settings.failures, max(1, round(settings.failure_window))
             )
-        self._users: OrderedDict[str, str] = OrderedDict()
+        self._users: OrderedDict[str, str | Reader] = OrderedDict()
         self._logged: OrderedDict[str, float] = OrderedDict()
         self._streams: dict[str, int] = {}
 
     # Requests
 
     async def admit(
-        self, client: str, token: str | None, identify: Callable[[str], Awaitable[str | None]]
-    ) -> tuple[float, str | None]:
-        """Take a request from its budget: the seconds to wait (0 to go on), and the user
-        of its token when the token is valid. ``identify`` looks a new token up."""
+        self, client: str, token: str | None, identify: Callable[[str], Awaitable[Known]]
+    ) -> tuple[float, Known]:
+        """Take a request from its budget: the seconds to wait (0 to go on), and what its
+        token is when the token is valid (a staff user's name or a :class:`Reader`).
+        ``identify`` looks a new token up."""
         if not self.enabled:
             return 0.0, None
         user = None
@@ -112,11 +132,13 @@ class Limits:
                     self.failed(client)
                 else:
                     self._remember(key, user)
-            if user is not None:
+            if isinstance(user, str):
                 return self._take(self._staff, "user", user), user
-        return self._take(self._read, "client", client), None
+            if user is not None and user.own is not None:
+                return self._take(self._read, "device", user.own), user
+        return self._take(self._read, "client", client), user
 
-    def _remember(self, key: str, user: str) -> None:
+    def _remember(self, key: str, user: str | Reader) -> None:
         self._users[key] = user
         if len(self._users) > REMEMBERED:
             self._users.popitem(last=False)

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from relay.api.deps import token_identity
-from relay.api.limits import Limits
+from relay.api.limits import Known, Limits, Reader
 from relay.edge.joining import CLOSE_UNAUTHORIZED
 from relay.hub.hub import Hub
 
@@ -59,10 +59,16 @@ class RateLimit:
                 self.limits.revoked(client, token)
 
 
-async def user_of(hub: Hub, token: str) -> str | None:
-    """The user of a valid token; None for one that is not valid."""
+async def user_of(hub: Hub, token: str) -> Known:
+    """What a token is for its budget: a staff user's name, a :class:`Reader` for a club
+    key (its address's reads) or a device token (reads of its own); None for a token that
+    is not valid."""
     identity = await asyncio.to_thread(token_identity, hub, token)
-    return None if identity is None else identity.user
+    if identity is None:
+        return None
+    if identity.staff:
+        return identity.user
+    return Reader(identity.user if identity.game_id is not None else None)
 
 
 def client_of(scope: Scope) -> str:

@@ -89,7 +89,7 @@ class Hub:
         self.agents = AgentLinks(self.recorder)
         self.outputs = OutputDesk(engine, self.views)
         #: Club ladders (docs/ladders.md).
-        self.ladders = LadderDesk(self.recorder)
+        self.ladders = LadderDesk(self.recorder, self.views)
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         #: The port each followed game's board is on, by game.

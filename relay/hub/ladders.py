@@ -1,19 +1,24 @@
 """Club ladders (docs/ladders.md), ``hub.ladders``: clubs, members, ladders, the games of a
 club with their result logs, club keys, and each ladder's table.
 
-Every change runs as one transaction on the store thread with its audit entry. A result is
+Every change runs as one transaction on the store thread with its audit entry, and nothing
+else: the answer (the game as it stands, the quota warnings) is worked out after the commit,
+beside the store thread (``recorder.read``), which also records the live moves. A result is
 never changed in place: an entry, an edit or a deletion appends to the game's result log
 (who, when, why), and a ladder's table is replayed from the logs each time it is read
 (:func:`relay.domain.ladder.rules.ladder_table`), so an edit or a deletion is in the table
 at once.
 
-A club game may be linked to a game of the hub (``game_id``: a game on an electronic board,
-tagged for the club's ladders). Its result then comes from that game's own log, the board's
-end or the arbiter's result, as soon as the public may see it (its round published, its
-transmission delay passed), with no entry needed; an officer's later entry stands over it
-(:func:`relay.domain.ladder.results_log.current_result`). Nothing is copied from one log to
-the other, so nothing is missed while the hub is down and two processes never write it
-twice.
+A club game may be linked to a game of the hub (``game_id``: a game of a published round on
+an electronic board, tagged for the club's ladders). Its result then comes from that game's
+own log, the board's end or the arbiter's result, as the public sees it (its round
+published, as of its transmission delay's cut), with no entry needed; an officer's later
+entry stands over it (:func:`relay.domain.ladder.results_log.current_result`). It is read
+from the hub's cached views of the round (:mod:`relay.hub.game_views`), never replayed from
+the store. Nothing is copied from one log to the other, so nothing is missed while the hub
+is down and two processes never write it twice. The link is no foreign key: an arbiter may
+replace a round's pairings (its games are deleted), and a tagged game that no longer exists
+simply gives no board result.
 """
 
 from __future__ import annotations
@@ -23,11 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from relay.domain.errors import RefusedError
-from relay.domain.game.events import event_from_data
-from relay.domain.game.record import GameRecord
 from relay.domain.ladder.quota import QuotaWarning, quota_warnings
 from relay.domain.ladder.results_log import current_result
 from relay.domain.ladder.rules import (
@@ -39,8 +42,20 @@ from relay.domain.ladder.rules import (
     ladder_table,
 )
 from relay.domain.results import Result
+from relay.hub.game_views import GameViews
 from relay.hub.recorder import GameRecorder
-from relay.store.access import CLUB_ROLES, Identity, audit, create_token, revoke_tokens
+from relay.store.access import (
+    CLUB_ROLES,
+    OFFICER_USER,
+    PLAYER_USER,
+    Identity,
+    audit,
+    club_user,
+    create_token,
+    player_user,
+    revoke_club_tokens,
+    shown_name,
+)
 from relay.store.clubs import (
     add_club_game,
     add_ladder,
@@ -57,11 +72,22 @@ from relay.store.clubs import (
     list_members,
     result_logs,
 )
-from relay.store.event_log import read_events
-from relay.store.models import Club, ClubGame, ClubMember, ClubResultRow, Game, LadderRow, Round
+from relay.store.models import (
+    Club,
+    ClubGame,
+    ClubMember,
+    ClubResultRow,
+    Game,
+    LadderRow,
+    Round,
+    User,
+)
+from relay.store.tournaments import NotFoundError
 
 #: The kinds of a game's log that give it a result.
 RESULT_KINDS = ("end", "result")
+#: The most club games one request lists (``GET /api/clubs/{id}/games?offset=&limit=``).
+MAX_GAMES_LISTED = 500
 
 
 class ClubPermissionError(PermissionError, RefusedError):
@@ -196,28 +222,81 @@ class ClubState:
         )
 
 
-def board_result(session: Session, game_id: int, now: float) -> tuple[float, Result] | None:
-    """The result a hub game's log reached and when, as the public may see it now: None
-    while its round is unpublished or its transmission delay has not passed."""
-    game = session.get(Game, game_id)
-    round_ = None if game is None else session.get(Round, game.round_id)
-    if round_ is None or not round_.published:
-        return None
-    events = read_events(session, game_id=game_id)
-    times = [item.recorded_at for item in events if item.kind in RESULT_KINDS]
-    if not times or max(times) > now - round_.delay_seconds:
-        return None
-    record = GameRecord.from_events(event_from_data(item.kind, item.data) for item in events)
-    return max(times), record.result
+@dataclass(frozen=True, slots=True)
+class ClubRows:
+    """What the store holds of a club for its tables, read in one session: the games (all,
+    or a page of them), their result logs, and the publication and transmission delay of
+    the round of each hub game they are linked to (a game that no longer exists has none)."""
+
+    club: Club
+    members: dict[int, ClubMember]
+    ladders: list[LadderRow]
+    games: list[ClubGame]
+    logs: dict[int, list[ClubResultRow]]
+    rounds: dict[int, tuple[bool, float]]
 
 
-def game_states(session: Session, games: Sequence[ClubGame], now: float) -> list[ClubGameState]:
+def club_state(
+    session: Session,
+    club_id: int,
+    *,
+    offset: int = 0,
+    limit: int | None = None,
+    club_game_ids: Sequence[int] | None = None,
+) -> ClubRows:
+    """The club's rows (``offset``, ``limit``: a page of its games; ``club_game_ids``: only
+    those games). It only reads: run it beside the store thread (``recorder.read``)."""
+    club = get_club(session, club_id=club_id)
+    members = {m.id: m for m in list_members(session, club_id=club_id) if m.id is not None}
+    games = list(list_club_games(session, club_id=club_id, offset=offset, limit=limit))
+    if club_game_ids is not None:
+        games = [g for g in games if g.id in club_game_ids]
     logs = result_logs(session, club_game_ids=[g.id for g in games if g.id is not None])
+    tagged = {g.game_id for g in games if g.game_id is not None}
+    rounds: dict[int, tuple[bool, float]] = {}
+    if tagged:
+        for game_id, published, delay in session.exec(
+            select(Game.id, Round.published, Round.delay_seconds)
+            .join(Round, col(Round.id) == col(Game.round_id))
+            .where(col(Game.id).in_(tagged))
+        ).all():
+            assert game_id is not None
+            rounds[game_id] = (published, delay)
+    return ClubRows(
+        club, members, list(list_ladders(session, club_id=club_id)), games, logs, rounds
+    )
+
+
+async def board_result(
+    views: GameViews, game_id: int, round_: tuple[bool, float] | None, now: float
+) -> tuple[float, Result] | None:
+    """The result a hub game's log reached and when, as the public sees it at ``now``: its
+    log as of the transmission delay's cut (``relay.api.games.public_cut``), from the hub's
+    cached view of the game. None while its round is unpublished, before a result within the
+    cut, or for a game that no longer exists (its round's pairings were replaced)."""
+    if round_ is None or not round_[0]:
+        return None
+    try:
+        view = await views.game(game_id)
+    except (NotFoundError, KeyError):
+        return None
+    delay = round_[1]
+    version = view.version_at(None if delay <= 0 else now - delay)
+    for item in reversed(view.events[:version]):
+        if item.kind in RESULT_KINDS:
+            return item.recorded_at, view.record(version).result
+    return None
+
+
+async def states_of(views: GameViews, rows: ClubRows, now: float) -> ClubState:
+    """The club's games with the results that count, their board results from ``views``."""
     states = []
-    for game in games:
+    for game in rows.games:
         assert game.id is not None
-        log = logs[game.id]
-        board = None if game.game_id is None else board_result(session, game.game_id, now)
+        log = rows.logs[game.id]
+        board = None
+        if game.game_id is not None:
+            board = await board_result(views, game.game_id, rows.rounds.get(game.game_id), now)
         entries = [
             (row.at, None if row.result is None else Result.parse(row.result)) for row in log
         ]
@@ -226,36 +305,41 @@ def game_states(session: Session, games: Sequence[ClubGame], now: float) -> list
                 game, log, None if board is None else board[1], current_result(entries, board)
             )
         )
-    return states
-
-
-def club_state(session: Session, club_id: int, now: float) -> ClubState:
-    club = get_club(session, club_id=club_id)
-    members = {m.id: m for m in list_members(session, club_id=club_id) if m.id is not None}
-    games = game_states(session, list_club_games(session, club_id=club_id), now)
-    return ClubState(club, members, list(list_ladders(session, club_id=club_id)), games)
+    return ClubState(rows.club, rows.members, rows.ladders, states)
 
 
 def _check(who: Identity, club_id: int, role: str) -> None:
     if not who.may_in_club(club_id, role):
-        raise ClubPermissionError(f"{who.user} may not do this in club {club_id}: it needs {role}")
-
-
-def _own_game(who: Identity, game: ClubGame) -> None:
-    """A player key acts on the games its holder played only."""
-    if who.may_in_club(game.club_id, "club-officer"):
-        return
-    if who.member_id is None or who.member_id not in (game.white_id, game.black_id):
         raise ClubPermissionError(
-            f"{who.user} may enter and change the results of their own games only"
+            f"{shown_name(who.user)} may not do this in club {club_id}: it needs {role}"
+        )
+
+
+def _officer_only(who: Identity, club_id: int) -> None:
+    """A player key enters the result of a new game its holder played, nothing more."""
+    if not who.may_in_club(club_id, "club-officer"):
+        raise ClubPermissionError(
+            f"{shown_name(who.user)} may enter the results of new games they played only: "
+            "editing or "
+            "deleting a result, and a game on a board, are an officer's"
         )
 
 
 class LadderDesk:
-    """Club ladders on one hub's store."""
+    """Club ladders on one hub's store; board results from the hub's views of its games."""
 
-    def __init__(self, recorder: GameRecorder) -> None:
+    def __init__(self, recorder: GameRecorder, views: GameViews) -> None:
         self._recorder = recorder
+        self._views = views
+
+    async def _state(
+        self, club_id: int, now: float | None = None, club_game_ids: Sequence[int] | None = None
+    ) -> ClubState:
+        at = time.time() if now is None else now
+        rows = await self._recorder.read(
+            lambda session: club_state(session, club_id, club_game_ids=club_game_ids)
+        )
+        return await states_of(self._views, rows, at)
 
     # -- clubs, members, keys --------------------------------------------------------------
 
@@ -351,9 +435,11 @@ class LadderDesk:
         member_id: int | None,
         who: Identity,
     ) -> tuple[str, str]:
-        """A new club key (shown once): returns the user it is for and the token. A player
-        key is for a member (its user is named for the member); an officer's or a club
-        admin's for a named user. Only the global admin makes a club admin's key."""
+        """A new club key (shown once): returns the user it is for, as shown, and the token.
+        A player key is for a member (its user is ``club C member M``); an officer's or a
+        club admin's for a named user, in the club's namespace (stored as ``club C: NAME``,
+        shown as NAME; a name like a player key's is refused). A key is never given to a
+        user of another role or club. Only the global admin makes a club admin's key."""
         if role not in CLUB_ROLES:
             raise LadderError(f"a club key's role is one of {', '.join(CLUB_ROLES)}")
         _check(who, club_id, "club-admin")
@@ -362,11 +448,16 @@ class LadderDesk:
         if role == "club-player":
             if member_id is None:
                 raise LadderError("a player key is for a member: give member_id")
-            holder = f"club {club_id} member {member_id}"
+            holder = shown = player_user(club_id, member_id)
         else:
             if not user:
                 raise LadderError(f"a {role} key is for a named user: give user")
-            holder = user
+            if PLAYER_USER.fullmatch(user) or OFFICER_USER.fullmatch(user):
+                raise LadderError(
+                    f"{user!r} is named like a player key's or another club's user: "
+                    "give the key another name"
+                )
+            holder, shown = club_user(club_id, user), user
 
         def work(session: Session) -> tuple[str, str]:
             token = create_token(
@@ -384,7 +475,7 @@ class LadderDesk:
                 detail={"user": holder, "role": role, "member": member_id},
             )
             session.commit()
-            return holder, token
+            return shown, token
 
         return await self._recorder.run(work)
 
@@ -393,13 +484,39 @@ class LadderDesk:
 
         def work(session: Session) -> int:
             get_member(session, club_id=club_id, member_id=member_id)
-            count = revoke_tokens(session, user=f"club {club_id} member {member_id}")
+            count = revoke_club_tokens(session, club_id=club_id, member_id=member_id)
             audit(
                 session,
                 who=who,
                 action="revoke-club-key",
                 target=f"club {club_id}",
                 detail={"member": member_id, "revoked": count},
+            )
+            session.commit()
+            return count
+
+        return await self._recorder.run(work)
+
+    async def revoke_officer_keys(self, *, club_id: int, user: str, who: Identity) -> int:
+        """Withdraw an officer's keys (``user`` as shown); a club admin's keys only the hub's
+        admin withdraws. Keys of other clubs are never touched."""
+        _check(who, club_id, "club-admin")
+        holder = club_user(club_id, user)
+
+        def work(session: Session) -> int:
+            get_club(session, club_id=club_id)
+            role = session.exec(select(User.role).where(User.name == holder)).first()
+            if role is None:
+                raise NotFoundError(f"no officer {user!r} in club {club_id}")
+            if role != "club-officer" and not who.may("admin"):
+                raise ClubPermissionError(f"only the hub's admin withdraws a {role}'s keys")
+            count = revoke_club_tokens(session, club_id=club_id, user=holder)
+            audit(
+                session,
+                who=who,
+                action="revoke-club-key",
+                target=f"club {club_id}",
+                detail={"user": holder, "revoked": count},
             )
             session.commit()
             return count
@@ -479,27 +596,37 @@ class LadderDesk:
         """A ladder's table, replayed from its club's result logs."""
         at = time.time() if now is None else now
 
-        def read(session: Session) -> LadderView:
+        def read(session: Session) -> tuple[LadderRow, ClubRows]:
             ladder = get_ladder(session, ladder_id=ladder_id)
-            state = club_state(session, ladder.club_id, at)
-            names = state.names
-            table = ladder_table(rules_of(ladder), state.counted(), names)
-            return LadderView(ladder, state.club, table, names)
+            return ladder, club_state(session, ladder.club_id)
 
-        return await self._recorder.read(read)
+        ladder, rows = await self._recorder.read(read)
+        state = await states_of(self._views, rows, at)
+        names = state.names
+        table = ladder_table(rules_of(ladder), state.counted(), names)
+        return LadderView(ladder, state.club, table, names)
 
     # -- results ---------------------------------------------------------------------------
 
-    async def games(self, *, club_id: int, now: float | None = None) -> list[ClubGameState]:
+    async def games(
+        self,
+        *,
+        club_id: int,
+        offset: int = 0,
+        limit: int = MAX_GAMES_LISTED,
+        now: float | None = None,
+    ) -> list[ClubGameState]:
+        """A page of the club's games (``limit``: at most :data:`MAX_GAMES_LISTED`)."""
         at = time.time() if now is None else now
-        return await self._recorder.read(lambda session: club_state(session, club_id, at).games)
+        size = min(limit, MAX_GAMES_LISTED)
+        rows = await self._recorder.read(
+            lambda session: club_state(session, club_id, offset=offset, limit=size)
+        )
+        return (await states_of(self._views, rows, at)).games
 
     async def quota(self, *, club_id: int, now: float | None = None) -> list[QuotaWarning]:
         """The club's non-members at or over a free quota of graded games."""
-        at = time.time() if now is None else now
-        return await self._recorder.read(
-            lambda session: club_state(session, club_id, at).warnings()
-        )
+        return (await self._state(club_id, now)).warnings()
 
     async def enter(
         self,
@@ -515,8 +642,9 @@ class LadderDesk:
         reason: str = "",
     ) -> Entered:
         """A club game and its result: from an officer, from a player of the game (a player
-        key), or, with ``game_id``, a game of the hub whose result comes from its board
-        (``result`` may then be None: the board's result counts once there is one)."""
+        key: a new game they played, with its result), or, with ``game_id`` (an officer's),
+        a game of a published round of the hub whose result comes from its board (``result``
+        may then be None: the board's result counts once there is one)."""
         if rate is LadderRate.ALL:
             raise LadderError("a game is played at standard or rapid, not 'all'")
         if white_id == black_id:
@@ -531,9 +659,16 @@ class LadderDesk:
         elif who.member_id not in (white_id, black_id):
             _check(who, club_id, "club-officer")
 
-        def work(session: Session) -> Entered:
-            if game_id is not None and session.get(Game, game_id) is None:
-                raise LadderError(f"no game {game_id} in the hub")
+        def work(session: Session) -> int:
+            if game_id is not None:
+                # One answer for a game that is not there and one of a round not published,
+                # so that nothing tells whether an unpublished game exists. The hub game's
+                # players are not matched against the club's members (their names may be
+                # written differently): that is the officer's care.
+                hub_game = session.get(Game, game_id)
+                round_ = None if hub_game is None else session.get(Round, hub_game.round_id)
+                if round_ is None or not round_.published:
+                    raise LadderError(f"no game {game_id} of a published round in the hub")
             game = add_club_game(
                 session,
                 club_id=club_id,
@@ -565,9 +700,9 @@ class LadderDesk:
                 },
             )
             session.commit()
-            return self._entered(session, club_id, _id(game))
+            return _id(game)
 
-        return await self._recorder.run(work)
+        return await self._entered(club_id, await self._recorder.run(work))
 
     async def change(
         self,
@@ -579,16 +714,20 @@ class LadderDesk:
         reason: str = "",
     ) -> Entered:
         """Edit a game's result (``result``) or delete the game from the ladders (None):
-        an entry appended to its log, audited."""
+        an entry appended to its log, audited. An officer's (or the hub admin's) only; a
+        result after a deletion restores the game, a deletion of a deleted game is
+        refused."""
         if result is not None and not result.is_decided:
             raise LadderError("a result is 1-0, 0-1 or 1/2-1/2")
+        _officer_only(who, club_id)
+        states = (await self._state(club_id, club_game_ids=[club_game_id])).games
+        before = states[0].result if states else None
 
-        def work(session: Session) -> Entered:
-            game = get_club_game(session, club_id=club_id, club_game_id=club_game_id)
-            _own_game(who, game)
-            [before] = game_states(session, [game], time.time())
-            if before.log and before.log[-1].result is None:
-                raise ClubResultError(f"club game {club_game_id} is deleted")
+        def work(session: Session) -> int:
+            get_club_game(session, club_id=club_id, club_game_id=club_game_id)
+            log = result_logs(session, club_game_ids=[club_game_id])[club_game_id]
+            if result is None and log and log[-1].result is None:
+                raise ClubResultError(f"club game {club_game_id} is deleted already")
             append_result(
                 session, club_game_id=club_game_id, result=result, by=who.user, at=time.time(),
                 reason=reason,
@@ -599,16 +738,21 @@ class LadderDesk:
                 action="club-result-edit" if result is not None else "club-result-delete",
                 target=f"club game {club_game_id}",
                 reason=reason,
-                detail={"club": club_id, "from": before.result, "to": result},
+                detail={
+                    "club": club_id,
+                    "from": before,
+                    "to": result,
+                },
             )
             session.commit()
-            return self._entered(session, club_id, club_game_id)
+            return club_game_id
 
-        return await self._recorder.run(work)
+        return await self._entered(club_id, await self._recorder.run(work))
 
-    @staticmethod
-    def _entered(session: Session, club_id: int, club_game_id: int) -> Entered:
-        state = club_state(session, club_id, time.time())
+    async def _entered(self, club_id: int, club_game_id: int) -> Entered:
+        """The game as it stands after the commit and its warnings, worked out beside the
+        store thread."""
+        state = await self._state(club_id)
         [game] = [g for g in state.games if g.id == club_game_id]
         counted = game.counted()
         return Entered(game, [] if counted is None else state.warnings(counted))

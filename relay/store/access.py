@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,29 @@ DEVICE_ROLE = "keyer"
 #: nothing outside its club.
 CLUB_ROLES = ("club-player", "club-officer", "club-admin")
 TOKEN_PREFIX = "rly_"
+#: A player key's user: ``club C member M``, reserved for the player keys of club C.
+PLAYER_USER = re.compile(r"club (\d+) member (\d+)")
+#: A club officer's or admin's user: ``club C: NAME``, the club's own namespace (shown as
+#: NAME), so that no club takes a name another club's keys (or the hub's users) hold.
+OFFICER_USER = re.compile(r"club (\d+): (.+)", re.DOTALL)
+#: What a hub user's name may not look like: a club key's.
+_CLUB_NAME = re.compile(r"club \d+(?: member \d+$|: )")
+
+
+def player_user(club_id: int, member_id: int) -> str:
+    """The user of the player keys of member ``member_id`` of club ``club_id``."""
+    return f"club {club_id} member {member_id}"
+
+
+def club_user(club_id: int, name: str) -> str:
+    """The user of club ``club_id``'s officer or admin called ``name`` (its namespace)."""
+    return f"club {club_id}: {name}"
+
+
+def shown_name(user: str) -> str:
+    """A user's name as shown: a club officer's without its club's prefix."""
+    found = OFFICER_USER.fullmatch(user)
+    return user if found is None else found.group(2)
 
 
 class UnknownRoleError(ValueError, InvalidInputError):
@@ -87,7 +111,9 @@ def create_token(
     With ``game_id``, a device token: a keyer's, bound to that game (it enters that game's
     moves and reads what the public reads). With ``club_id``, a club key of one of
     :data:`CLUB_ROLES`, bound to that club (``member_id``: the member a player key is
-    for); a user is either a club key's or not, never both.
+    for); a user is either a club key's or not, never both. A club key's user is named for
+    it (:func:`player_user`, :func:`club_user`), and a club key never changes the role (or
+    club) of a user that exists: it is refused in words instead.
 
     The token is stored when the caller commits the session."""
     if club_id is not None or role in CLUB_ROLES:
@@ -97,6 +123,10 @@ def create_token(
     elif member_id is not None:
         raise UnknownRoleError("a token for a club member is a club key: give its club")
     else:
+        if _CLUB_NAME.match(user):
+            raise UnknownRoleError(
+                f"{user!r} is named like a club key: give the {role} another name"
+            )
         existing = session.exec(select(User).where(User.name == user)).first()
         if existing is not None and existing.role in CLUB_ROLES:
             raise UnknownRoleError(f"{user} holds a club key: give the {role} another name")
@@ -138,17 +168,29 @@ def _check_club_key(
         member = session.get(ClubMember, member_id)
         if member is None or member.club_id != club_id:
             raise NotFoundError(f"no member {member_id} in club {club_id}")
+    if role == "club-player":
+        if member_id is None:
+            raise UnknownRoleError("a player key is for a member: give its member")
+        if user != player_user(club_id, member_id):
+            raise UnknownRoleError(
+                f"a player key's user is named {player_user(club_id, member_id)!r}"
+            )
+    else:
+        if member_id is not None:
+            raise UnknownRoleError(f"a {role} key is for no member")
+        if PLAYER_USER.fullmatch(shown_name(user)):
+            raise UnknownRoleError(f"{shown_name(user)!r} is the name of a player key's user")
+        found = OFFICER_USER.fullmatch(user)
+        if found is None or found.group(1) != str(club_id):
+            raise UnknownRoleError(f"a {role} key's user is named 'club {club_id}: NAME'")
     existing = session.exec(select(User).where(User.name == user)).first()
-    if existing is not None and existing.role not in CLUB_ROLES:
+    if existing is not None and existing.role != role:
         raise UnknownRoleError(
-            f"{user} holds the {existing.role} role: a club key needs a name of its own"
+            f"{shown_name(user)} holds the {existing.role} role: give the {role} key a name "
+            "of its own"
         )
     if existing is not None:
-        clubs = session.exec(
-            select(Token.club_id).where(
-                Token.user_id == existing.id, col(Token.club_id).is_not(None)
-            )
-        ).all()
+        clubs = session.exec(select(Token.club_id).where(Token.user_id == existing.id)).all()
         if any(other != club_id for other in clubs):
             raise UnknownRoleError(f"{user} holds a key of another club: use another name")
 
@@ -175,6 +217,29 @@ def revoke_tokens(session: Session, *, user: str) -> int:
         .join(User, col(Token.user_id) == col(User.id))
         .where(User.name == user, col(Token.revoked_at).is_(None))
     ).all()
+    now = time.time()
+    for token in tokens:
+        token.revoked_at = now
+        session.add(token)
+    return len(tokens)
+
+
+def revoke_club_tokens(
+    session: Session, *, club_id: int, member_id: int | None = None, user: str | None = None
+) -> int:
+    """Revoke the live keys of club ``club_id`` (when the caller commits): a member's player
+    keys (``member_id``), or a user's officer or admin keys (``user``), by the club and
+    member the keys are bound to, never by a name alone; returns how many there were."""
+    query = (
+        select(Token)
+        .join(User, col(Token.user_id) == col(User.id))
+        .where(Token.club_id == club_id, col(Token.revoked_at).is_(None))
+    )
+    if member_id is not None:
+        query = query.where(Token.member_id == member_id)
+    else:
+        query = query.where(col(Token.member_id).is_(None), User.name == user)
+    tokens = session.exec(query).all()
     now = time.time()
     for token in tokens:
         token.revoked_at = now

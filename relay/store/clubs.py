@@ -96,11 +96,14 @@ def add_club_game(
     for member_id in (white_id, black_id):
         get_member(session, club_id=club_id, member_id=member_id)
     if game_id is not None:
-        linked = session.exec(
+        # A deleted club game holds no tag: the board game may be tagged again.
+        tagged = session.exec(
             select(ClubGame.id).where(ClubGame.club_id == club_id, ClubGame.game_id == game_id)
-        ).first()
-        if linked is not None:
-            raise ConflictError(f"game {game_id} is club game {linked} already")
+        ).all()
+        logs = result_logs(session, club_game_ids=[i for i in tagged if i is not None])
+        for linked, log in logs.items():
+            if not log or log[-1].result is not None:
+                raise ConflictError(f"game {game_id} is club game {linked} already")
     game = ClubGame(
         club_id=club_id,
         played_on=played_on,
@@ -121,10 +124,16 @@ def get_club_game(session: Session, *, club_id: int, club_game_id: int) -> ClubG
     return game
 
 
-def list_club_games(session: Session, *, club_id: int) -> Sequence[ClubGame]:
-    return session.exec(
-        select(ClubGame).where(ClubGame.club_id == club_id).order_by(col(ClubGame.id))
-    ).all()
+def list_club_games(
+    session: Session, *, club_id: int, offset: int = 0, limit: int | None = None
+) -> Sequence[ClubGame]:
+    """The club's games in the order they were entered (``offset``, ``limit``: a page)."""
+    query = select(ClubGame).where(ClubGame.club_id == club_id).order_by(col(ClubGame.id))
+    if offset:
+        query = query.offset(offset)
+    if limit is not None:
+        query = query.limit(limit)
+    return session.exec(query).all()
 
 
 def append_result(

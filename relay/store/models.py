@@ -240,8 +240,10 @@ class ClubGame(SQLModel, table=True):
     rate: LadderRate = Field(sa_type=WordColumn(LadderRate.parse))
     white_id: int = Field(foreign_key="club_member.id")
     black_id: int = Field(foreign_key="club_member.id")
-    #: A game played on an electronic board of the hub: its result comes from its log.
-    game_id: int | None = Field(default=None, foreign_key="game.id")
+    #: A game played on an electronic board of the hub: its result comes from its log. No
+    #: foreign key: an arbiter may replace the round's pairings (deleting its games), and a
+    #: tagged game that no longer exists simply gives no board result.
+    game_id: int | None = Field(default=None)
 
 
 class ClubResultRow(SQLModel, table=True):

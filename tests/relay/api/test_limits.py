@@ -231,3 +231,32 @@ async def test_streams_are_bounded_per_client_as_the_trusted_proxy_names_it(
         assert other.startswith(b"HTTP/1.1 101") is separate
         for writer in live.held:  # type: ignore[attr-defined]
             writer.close()
+
+
+def test_a_club_keys_requests_are_limited_like_the_publics(tmp_path):
+    from sqlmodel import Session
+
+    from relay.store.access import create_token
+    from relay.store.clubs import create_club
+    from tests.relay.api.helpers import hub_of
+
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        rate_limit=1,
+        rate_burst=3,
+        staff_rate_limit=10,
+    )
+    with TestClient(create_app(settings)) as client:
+        with Session(hub_of(client).engine) as session:
+            club = create_club(session, name="Hexham CC").id
+            key = create_token(session, user=f"club {club}: Captain", role="club-officer",
+                               club_id=club)  # fmt: skip
+            session.commit()
+        headers = {"Authorization": f"Bearer {key}"}
+        codes = [
+            client.get(f"/api/clubs/{club}/members", headers=headers).status_code for _ in range(5)
+        ]
+        # ... counted by address: the public's reads from it are spent too.
+        public = client.get("/api/rounds").status_code
+    assert codes == [200, 200, 200, 429, 429]
+    assert public == 429

@@ -33,7 +33,7 @@ from relay.hub.agent_links import AgentBoardLink, AgentLinks
 from relay.hub.board_feed import Stamped
 from relay.hub.hub import Hub
 from relay.hub.recorder import GameRecorder
-from relay.store.agent_inputs import InputIn, game_mark, keep_inputs
+from relay.store.agent_inputs import InputIn, game_mark, keep_inputs, last_seen
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
 from tests.relay.api.test_agent_link_api import position as placement
@@ -197,10 +197,9 @@ async def test_an_input_committed_while_the_start_is_read_is_fed_once(
 
     await links.received(state, one(1, start), link_send)
     committed = threading.Event()
-    reading = agent_links.last_seen
 
     def slow(session: Session, **options: Any) -> Any:
-        found = reading(session, **options)
+        found = last_seen(session, **options)
         committed.wait(10)  # input 2 comes in between two of the start's reads
         return found
 

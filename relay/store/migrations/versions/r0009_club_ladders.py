@@ -55,7 +55,9 @@ def upgrade() -> None:
         sa.Column("rate", sa.String(), nullable=False),
         sa.Column("white_id", sa.Integer(), sa.ForeignKey("club_member.id"), nullable=False),
         sa.Column("black_id", sa.Integer(), sa.ForeignKey("club_member.id"), nullable=False),
-        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id"), nullable=True),
+        # No foreign key: replacing a round's pairings deletes its games; a tagged game that
+        # no longer exists gives no board result.
+        sa.Column("game_id", sa.Integer(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_club_game_club_id", "club_game", ["club_id"])
