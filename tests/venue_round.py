@@ -95,11 +95,17 @@ class VenueAgent:
         self._reap()
 
     def stop(self) -> None:
-        """SIGTERM, as an operator stops it, if it still runs."""
+        """SIGTERM, as an operator stops it, if it still runs; SIGKILL if it has not ended
+        within 30 s (said on stderr: an agent should stop at once)."""
         if self.process is None:
             return
         if self.process.poll() is None:
             self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                print("the agent did not stop within 30 s of SIGTERM: killed", file=sys.stderr)
+                self.process.kill()
         self._reap()
 
     def _reap(self) -> None:
