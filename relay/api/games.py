@@ -24,7 +24,7 @@ from relay.api.schemas.tokens import Health, WhoAmI
 from relay.api.schemas.tournaments import EBoardInfo, StartingListEntry, TournamentSummary
 from relay.domain.formats.pgn import render_round
 from relay.edge.board_range import parse_board_range
-from relay.hub.game_views import GameView, player_view
+from relay.hub.game_views import GameView, delay_cut, player_view
 from relay.hub.hub import Hub
 from relay.store.access import Identity
 from relay.store.models import Round, Tournament
@@ -63,9 +63,9 @@ STREAM_POLL_SECONDS = 0.5
 
 def public_cut(round_: Round, identity: Identity | None, now: float | None = None) -> float | None:
     """The time up to which ``identity`` may see the round (None: live)."""
-    if identity is not None or round_.delay_seconds <= 0:
+    if identity is not None:
         return None
-    return (time.time() if now is None else now) - round_.delay_seconds
+    return delay_cut(round_.delay_seconds, time.time() if now is None else now)
 
 
 def visible_round(session: Session, round_id: int, identity: Identity | None) -> Round:

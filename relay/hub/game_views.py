@@ -53,6 +53,13 @@ T = TypeVar("T")
 _KEPT_VERSIONS = 4
 
 
+def delay_cut(delay_seconds: float, now: float) -> float | None:
+    """The Unix time up to which the public sees a round with this transmission delay at
+    ``now`` (None: no delay, live). The one rule for the public's pages, PGN, feeds, outputs
+    and ladders."""
+    return None if delay_seconds <= 0 else now - delay_seconds
+
+
 @dataclass
 class GameView:
     """One game: its pairing, its log as far as published, and renderings by version."""

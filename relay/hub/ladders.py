@@ -42,7 +42,7 @@ from relay.domain.ladder.rules import (
     ladder_table,
 )
 from relay.domain.results import Result
-from relay.hub.game_views import GameViews
+from relay.hub.game_views import GameViews, delay_cut
 from relay.hub.recorder import GameRecorder
 from relay.store.access import (
     CLUB_ROLES,
@@ -271,7 +271,7 @@ async def board_result(
     views: GameViews, game_id: int, round_: tuple[bool, float] | None, now: float
 ) -> tuple[float, Result] | None:
     """The result a hub game's log reached and when, as the public sees it at ``now``: its
-    log as of the transmission delay's cut (``relay.api.games.public_cut``), from the hub's
+    log as of the transmission delay's cut (:func:`~relay.hub.game_views.delay_cut`), from the hub's
     cached view of the game. None while its round is unpublished, before a result within the
     cut, or for a game that no longer exists (its round's pairings were replaced)."""
     if round_ is None or not round_[0]:
@@ -280,8 +280,7 @@ async def board_result(
         view = await views.game(game_id)
     except (NotFoundError, KeyError):
         return None
-    delay = round_[1]
-    version = view.version_at(None if delay <= 0 else now - delay)
+    version = view.version_at(delay_cut(round_[1], now))
     for item in reversed(view.events[:version]):
         if item.kind in RESULT_KINDS:
             return item.recorded_at, view.record(version).result

@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from relay.domain.formats.output_setup import FolderSetup, FtpSetup, LichessSetup, OutputSetup
 from relay.domain.formats.pgn import render_round
-from relay.hub.game_views import GameViews
+from relay.hub.game_views import GameViews, delay_cut
 from relay.hub.outputs.folder import ExportFolder
 from relay.hub.outputs.ftp import FtpUpload
 from relay.hub.outputs.lichess import LichessPush
@@ -125,7 +125,7 @@ class OutputDesk:
         found = []
         for round_ in rounds:
             assert round_.id is not None
-            cut = now - round_.delay_seconds if round_.delay_seconds > 0 else None
+            cut = delay_cut(round_.delay_seconds, now)
             views = await self._views.round(round_.id)
             games = tuple(
                 GameCopy(board=view.board, game_id=view.game_id, pgn=view.pgn(view.version_at(cut)))

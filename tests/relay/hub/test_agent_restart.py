@@ -196,17 +196,19 @@ async def test_an_input_committed_while_the_start_is_read_is_fed_once(
         return {"type": "inputs", "items": [{**item, "event": encode(event)}]}
 
     await links.received(state, one(1, start), link_send)
-    committed = threading.Event()
+    committed, reading = threading.Event(), threading.Event()
 
     def slow(session: Session, **options: Any) -> Any:
         found = last_seen(session, **options)
+        reading.set()
         committed.wait(10)  # input 2 comes in between two of the start's reads
         return found
 
     monkeypatch.setattr(agent_links, "last_seen", slow)
 
     async def second() -> None:
-        await asyncio.sleep(0.05)
+        # Once the start is being read (not before: it would simply be in it).
+        assert await asyncio.to_thread(reading.wait, 10)
         await links.received(state, one(2, moved), link_send)
         committed.set()
 
