@@ -4,6 +4,9 @@ Kings on the centre squares (``docs/dgt-protocol.md``): both on the light ones (
 a white win, both on the dark ones (d4, e5) for a black win, one on each for a draw. Two
 kings on the centre always stand next to each other, so no legal position looks like this.
 Or a result marker piece (DGT codes 13 to 15) put on the board.
+
+A board that reports late (a busy bus, a host that read it late) can show the game's last
+move and the kings' gesture in one report: :func:`last_move_then_kings` finds that move.
 """
 
 from __future__ import annotations
@@ -45,6 +48,20 @@ def kings_gesture(shown: Placement, game: Placement) -> Result | None:
     if kings & _DARK_CENTRE == kings:
         return Result.BLACK_WINS
     return Result.DRAW
+
+
+def last_move_then_kings(board: chess.Board, shown: Placement) -> tuple[chess.Move, Result] | None:
+    """The one legal move, not a king's, after which ``shown`` is the kings' gesture, and
+    the result they show; None when no move or more than one explains it. ``board`` is
+    left as it was."""
+    found: list[tuple[chess.Move, Result]] = []
+    for move in board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~board.kings):
+        board.push(move)
+        result = kings_gesture(shown, Placement.of_board(board))
+        board.pop()
+        if result is not None:
+            found.append((move, result))
+    return found[0] if len(found) == 1 else None
 
 
 def marker_gesture(markers: frozenset[Result], shown: Placement, game: Placement) -> Result | None:

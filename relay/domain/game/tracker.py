@@ -51,7 +51,7 @@ from relay.domain.game.events import (
     Waiting,
 )
 from relay.domain.game.fen import fen
-from relay.domain.game.gestures import kings_gesture, marker_gesture
+from relay.domain.game.gestures import kings_gesture, last_move_then_kings, marker_gesture
 from relay.domain.game.laws import Rules
 from relay.domain.game.matching import (
     all_sequences,
@@ -704,6 +704,13 @@ class PositionTracker:
             if before is not None:
                 result = before
                 events += self._take_back_to(self.ply - 1, wall_time)
+        if result is None and not events and self._may_play_late_move():
+            late = last_move_then_kings(self.board, placement)
+            if late is not None:
+                move, result = late
+                events += self._play([move], wall_time, confirmed=self._lever_moved())
+                if self.finished:
+                    return events
         if result is None:
             return None
         if result != self._proposed:
@@ -716,6 +723,18 @@ class PositionTracker:
             return False
         last = self.board.peek()
         return bool(self.board.kings & chess.BB_SQUARES[last.to_square] & _CENTRE)
+
+    def _may_play_late_move(self) -> bool:
+        """Whether a move the board shows only with the kings' gesture may be decided:
+        always, unless the rules want a press for every move and the mover has not
+        pressed."""
+        return not self.rules.moves_need_press or self._lever_moved()
+
+    def _lever_moved(self) -> bool:
+        """Whether the side to move pressed the clock: the lever gives its opponent the
+        move."""
+        clock = self._clock
+        return clock is not None and clock.to_move != self.board.turn
 
     def _handed_over(self) -> bool:
         """Whether the clock's lever has the side to move to move: the last mover pressed

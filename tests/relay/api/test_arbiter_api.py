@@ -204,7 +204,7 @@ def test_boards_are_assigned_and_attached_by_operators(client):
 
 
 def test_public_requests_are_rate_limited_per_client(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=1, rate_burst=3)
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=0.1, rate_burst=3)
     with TestClient(create_app(settings)) as client:
         codes = [client.get("/api/health").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200]

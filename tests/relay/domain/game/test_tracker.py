@@ -453,6 +453,35 @@ def test_a_king_that_went_to_the_centre_first_on_a_running_clock_is_not_a_final_
     assert scene.of(ResultProposed)[0].result == "0-1"
 
 
+def test_a_late_report_of_the_mating_move_and_the_kings_gesture_keeps_the_move():
+    # Seen in a CI run: a board that reports late shows White's mate c4# and the kings on
+    # the centre in one report. Before the gesture can be read, the move is the game's.
+    scene = Scene(fen="8/2Q5/8/3k1n2/8/2PK4/8/4R3 w - - 7 57")
+    scene.set_up("8/2Q5/8/3K1n2/2P1k3/8/8/4R3")  # c3-c4, then Kd3-d5 and Kd5-e4
+    scene.wait(ALERT * 2)
+    assert scene.sans() == ["c4#"]
+    assert scene.of(GameEnded)[0].result == "1-0"
+    assert scene.of(ArbiterAlert) == []
+
+
+def test_a_late_report_of_a_last_move_and_the_kings_gesture_proposes_the_result_after_it():
+    scene = Scene(fen="6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1")
+    scene.set_up("8/5ppp/8/3kK3/8/5P2/6PP/8")  # f2-f3, then the kings on d5 and e5
+    scene.wait(ALERT * 2)
+    assert scene.sans() == ["f3"]
+    assert scene.kinds() == ["move", "result-proposed"]
+    assert scene.of(ResultProposed)[0].result == "1/2-1/2"
+    assert scene.of(ArbiterAlert) == []
+
+
+def test_a_late_move_with_the_kings_gesture_waits_for_a_press_where_moves_need_one():
+    scene = Scene(fen="6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", rules=Rules(moves_need_press=True))
+    scene.set_up("8/5ppp/8/3kK3/8/5P2/6PP/8")
+    scene.wait(ALERT * 2)
+    assert scene.sans() == []
+    assert scene.of(ResultProposed) == []
+
+
 @pytest.mark.parametrize("result", ["1-0", "0-1", "1/2-1/2"])
 def test_a_marker_piece_proposes_a_result(result):
     scene = Scene("e4", "e5")
