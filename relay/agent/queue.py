@@ -1,9 +1,15 @@
 """The venue agent's durable queue: every board input is written here, numbered, before it
 is sent, and stays until the hub acknowledges it (docs/venue-agent.md).
 
-A SQLite file with a full sync on every commit: an agent killed at any moment restarts with
-everything it had numbered. Sequence numbers count from 1 per agent with no gaps and are
-never reused, even after the queue empties (the highest is kept apart from the inputs).
+A SQLite file with a full sync on every commit of inputs: an agent killed at any moment
+restarts with everything it had numbered. Inputs are kept in batches
+(:meth:`AgentQueue.put_many`: everything the boards said while the last batch was being
+synced, one sync for all), which the agent runs in a thread of its own; every method holds
+the queue's lock, so a reader never sees a batch before its sync. Acknowledgements are
+committed without a sync of their own (the next batch's sync carries them): after a power
+cut the agent may resend a few inputs the hub already holds, which the hub drops by number.
+Sequence numbers count from 1 per agent with no gaps and are never reused, even after the
+queue empties (the highest is kept apart from the inputs).
 A file that cannot be written (a full disk, a read-only file or folder) is a
 :class:`QueueWriteError` naming the file and the reason: the agent stops rather than send
 an input it could not keep.
@@ -14,13 +20,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from relay.domain.errors import UnavailableError
 
-__all__ = ["AgentQueue", "QueueWriteError", "Queued"]
+__all__ = ["AgentQueue", "InputRead", "QueueWriteError", "Queued"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS input (
@@ -48,6 +56,16 @@ class QueueWriteError(OSError, UnavailableError):
 
 
 @dataclass(frozen=True, slots=True)
+class InputRead:
+    """One board input as a driver gave it, before it is numbered."""
+
+    board: str
+    mono: float
+    wall: float
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Queued:
     """One board input as it waits to be acknowledged."""
 
@@ -63,6 +81,7 @@ class AgentQueue:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -77,8 +96,9 @@ class AgentQueue:
         )
 
     def _counter(self, name: str) -> int:
-        row = self._db.execute("SELECT value FROM counter WHERE name = ?", (name,)).fetchone()
-        return int(row[0])
+        with self._lock:
+            row = self._db.execute("SELECT value FROM counter WHERE name = ?", (name,))
+            return int(row.fetchone()[0])
 
     @property
     def last_seq(self) -> int:
@@ -90,7 +110,8 @@ class AgentQueue:
         """The latest monotonic stamp ever queued (0.0 before the first): an agent that
         starts again, even after the machine rebooted and its monotonic clock began anew,
         stamps from here on, so the venue's time never goes back for the hub."""
-        row = self._db.execute("SELECT mono FROM last_stamp").fetchone()
+        with self._lock:
+            row = self._db.execute("SELECT mono FROM last_stamp").fetchone()
         return float(row[0])
 
     @property
@@ -99,27 +120,50 @@ class AgentQueue:
         return self._counter("acked")
 
     def put(self, *, board: str, mono: float, wall: float, event: dict[str, Any]) -> int:
-        """Number the input and keep it, synced to disk; its number."""
-        text = json.dumps(event, separators=(",", ":"), allow_nan=False)
-        try:
-            with self._transaction():
-                seq = self.last_seq + 1
-                self._db.execute(
-                    "INSERT INTO input (seq, board, mono, wall, event) VALUES (?, ?, ?, ?, ?)",
-                    (seq, board, mono, wall, text),
-                )
-                self._db.execute("UPDATE counter SET value = ? WHERE name = 'last_seq'", (seq,))
-                self._db.execute("UPDATE last_stamp SET mono = MAX(mono, ?)", (mono,))
-        except sqlite3.Error as error:
-            raise self._cannot(error) from error
-        return seq
+        """Number one input and keep it, synced to disk; its number."""
+        return self.put_many([InputRead(board, mono, wall, event)])
+
+    def put_many(self, inputs: Sequence[InputRead]) -> int:
+        """Number ``inputs`` in order and keep them in one transaction, synced to disk; the
+        last number (the last one given so far when ``inputs`` is empty)."""
+        rows = [
+            (
+                read.board,
+                read.mono,
+                read.wall,
+                json.dumps(read.event, separators=(",", ":"), allow_nan=False),
+            )
+            for read in inputs
+        ]
+        with self._lock:
+            try:
+                with self._transaction():
+                    first = self._db.execute(
+                        "SELECT value FROM counter WHERE name = 'last_seq'"
+                    ).fetchone()[0]
+                    numbered = [(first + n, *row) for n, row in enumerate(rows, start=1)]
+                    self._db.executemany(
+                        "INSERT INTO input (seq, board, mono, wall, event) VALUES (?, ?, ?, ?, ?)",
+                        numbered,
+                    )
+                    last = first + len(rows)
+                    self._db.execute(
+                        "UPDATE counter SET value = ? WHERE name = 'last_seq'", (last,)
+                    )
+                    newest = max((read.mono for read in inputs), default=0.0)
+                    self._db.execute("UPDATE last_stamp SET mono = MAX(mono, ?)", (newest,))
+            except sqlite3.Error as error:
+                raise self._cannot(error) from error
+        return int(last)
 
     def pending(self, after: int, limit: int = 500) -> list[Queued]:
         """The inputs numbered after ``after``, oldest first, at most ``limit``."""
-        rows = self._db.execute(
-            "SELECT seq, board, mono, wall, event FROM input WHERE seq > ? ORDER BY seq LIMIT ?",
-            (after, limit),
-        ).fetchall()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, board, mono, wall, event FROM input WHERE seq > ? ORDER BY seq "
+                "LIMIT ?",
+                (after, limit),
+            ).fetchall()
         return [
             Queued(seq, board, mono, wall, json.loads(event))
             for seq, board, mono, wall, event in rows
@@ -128,16 +172,22 @@ class AgentQueue:
     def acknowledge(self, seq: int) -> None:
         """The hub holds every input up to ``seq``: forget them. A number lower than one
         already acknowledged changes nothing; one never given is refused."""
-        if seq > self.last_seq:
-            raise ValueError(f"input {seq} was never queued (the last is {self.last_seq})")
-        try:
-            with self._transaction():
-                if seq <= self.acked:
-                    return
-                self._db.execute("DELETE FROM input WHERE seq <= ?", (seq,))
-                self._db.execute("UPDATE counter SET value = ? WHERE name = 'acked'", (seq,))
-        except sqlite3.Error as error:
-            raise self._cannot(error) from error
+        last = self.last_seq
+        if seq > last:
+            raise ValueError(f"input {seq} was never queued (the last is {last})")
+        if seq <= self.acked:
+            return
+        with self._lock:
+            try:
+                # Not synced on its own: a lost acknowledgement costs a resend, never an input.
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                with self._transaction():
+                    self._db.execute("DELETE FROM input WHERE seq <= ?", (seq,))
+                    self._db.execute("UPDATE counter SET value = ? WHERE name = 'acked'", (seq,))
+            except sqlite3.Error as error:
+                raise self._cannot(error) from error
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
 
     @property
     def backlog(self) -> int:
@@ -146,14 +196,17 @@ class AgentQueue:
 
     def oldest_wall(self) -> float | None:
         """When the oldest unacknowledged input was read (Unix seconds), if any waits."""
-        row = self._db.execute("SELECT wall FROM input ORDER BY seq LIMIT 1").fetchone()
+        with self._lock:
+            row = self._db.execute("SELECT wall FROM input ORDER BY seq LIMIT 1").fetchone()
         return None if row is None else float(row[0])
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
     def close(self) -> None:
-        self._db.close()
+        """Close the file, once a batch being written has been kept."""
+        with self._lock:
+            self._db.close()
 
 
 def _read_only(path: Path) -> str:

@@ -1,11 +1,13 @@
 """``relay agent``: the venue's boards read here, every event kept in the queue first, and
 sent to the hub over one websocket that comes back after every drop (docs/venue-agent.md).
 
-Three kinds of task share one event loop: one per board reading its driver's events into
-the queue, one writing to the hub (inputs as they come, a time mark ten times a second
-when nothing waits), and one reading the hub's answers. Every event is stamped with this
-machine's monotonic and Unix time when it is queued; the hub's trackers run on those
-stamps, so the time marks go out only when every queued input has gone before them.
+Four kinds of task share one event loop: one per board reading its driver's events, one
+keeping what they read in the queue (in a thread: everything read while the last batch was
+being synced goes in the next, one sync for all), one writing to the hub (inputs once they
+are kept, a time mark ten times a second when nothing waits), and one reading the hub's
+answers. Every event is stamped with this machine's monotonic and Unix time when its
+driver gives it; the hub's trackers run on those stamps, so the time marks go out only
+when every input read before them has been kept and sent.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from drivers.dgt.protocol import DgtOptions
 from drivers.dgt.transport import DgtSerialConnection, PortError
 from drivers.event_codec import WireError, decode, encode
 from drivers.link import BoardLink
-from relay.agent.queue import AgentQueue, QueueWriteError
+from relay.agent.queue import AgentQueue, InputRead, QueueWriteError
 from relay.agent.sender import AgentSender, ClockCommandIn, LinkProtocolError, LinkState
 from relay.domain.errors import UnavailableError
 
@@ -86,6 +88,10 @@ class Agent:
         # board's log first: the moves made while nothing read the board are there.
         self._open_board = open_board or (_open_resuming if self.queue.last_seq else _open_dgt)
         self._links: dict[str, BoardLink] = {}
+        #: Inputs read and not yet kept, oldest first; set when one is added.
+        self._read_inputs: list[InputRead] = []
+        self._keep_now = asyncio.Event()
+        #: Set when there may be something to send.
         self._wake = asyncio.Event()
         #: Added to this machine's monotonic clock, so stamps go on from the last queued.
         self._mono_offset = max(0.0, self.queue.last_mono - time.monotonic())
@@ -104,17 +110,32 @@ class Agent:
         try:
             await first_to_end(
                 *(self._read(board, link) for board, link in self._links.items()),
+                self._keep(),
                 self._stay_linked(),
             )
         finally:
             for link in self._links.values():
                 link.close("the agent stops")
+            if self._read_inputs:  # read since the last batch: kept, if the queue still can
+                with contextlib.suppress(QueueWriteError):
+                    self.queue.put_many(self._read_inputs)
             self.queue.close()
 
     async def _read(self, board: str, link: BoardLink) -> None:
         async for event in link.events():
-            self.queue.put(board=board, mono=self._mono(), wall=time.time(), event=encode(event))
-            self._wake.set()
+            self._read_inputs.append(InputRead(board, self._mono(), time.time(), encode(event)))
+            self._keep_now.set()
+
+    async def _keep(self) -> None:
+        """Keep what the boards said, a batch at a time, each synced before it may be sent;
+        a queue that cannot be written stops the agent."""
+        while True:
+            await self._keep_now.wait()
+            self._keep_now.clear()
+            batch, self._read_inputs = self._read_inputs, []
+            if batch:
+                await asyncio.to_thread(self.queue.put_many, batch)
+                self._wake.set()
 
     def _mono(self) -> float:
         return time.monotonic() + self._mono_offset

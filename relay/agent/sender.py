@@ -4,7 +4,10 @@ send out (docs/venue-agent.md, "What crosses the link").
 The queue is the truth: on every (re)connection the hub says what it holds (``welcome``),
 and the sender resends from there, in order. At most ``window`` inputs are in flight
 unacknowledged, so a link that stalls does not fill the socket's buffers with the whole
-backlog. The same object lives across connections; :meth:`connected` starts each one.
+backlog; and at most ``messages`` messages of inputs, so that what is read while the hub
+commits one message goes in the next (the hub commits each message once: one input per
+message would cap the link at the hub's commits a second). The same object lives across
+connections; :meth:`connected` starts each one.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ __all__ = ["AgentSender", "ClockCommandIn", "LinkProtocolError", "LinkState"]
 
 #: Inputs sent and not yet acknowledged, at most.
 WINDOW = 256
+#: Messages of inputs sent and not yet acknowledged, at most: one being committed at the
+#: hub, one on its way.
+MESSAGES = 2
 #: The hub asks the agent's clocks for this at most in one message.
 _MAX_ID = 2**53
 
@@ -54,9 +60,12 @@ class AgentSender:
     boards: dict[str, str]
     queue: AgentQueue
     window: int = WINDOW
+    messages: int = MESSAGES
     state: LinkState = LinkState.OFFLINE
     #: The next input to send on this connection.
     _next: int = field(default=1, init=False)
+    #: The last input of each message sent on this connection and not yet acknowledged.
+    _in_flight: list[int] = field(default_factory=list, init=False)
     #: Called with each clock command from the hub.
     on_command: Callable[[ClockCommandIn], None] = lambda command: None
 
@@ -96,6 +105,7 @@ class AgentSender:
                 )
             self._acknowledge(acked)
             self._next = acked + 1
+            self._in_flight = []
             self.state = LinkState.ONLINE
             return self._pump()
         if self.state is not LinkState.ONLINE:
@@ -123,6 +133,7 @@ class AgentSender:
     def _acknowledge(self, seq: int) -> None:
         self.queue.acknowledge(seq)
         self._next = max(self._next, seq + 1)
+        self._in_flight = [last for last in self._in_flight if last > seq]
 
     def _command(self, message: dict[str, Any]) -> ClockCommandIn:
         number, board, command = message.get("id"), message.get("board"), message.get("command")
@@ -138,13 +149,13 @@ class AgentSender:
         if self.state is not LinkState.ONLINE:
             return []
         room = self.window - (self._next - 1 - self.queue.acked)
-        if room <= 0:
+        if room <= 0 or len(self._in_flight) >= self.messages:
             return []
         pending = self.queue.pending(after=self._next - 1, limit=room)
-        if pending:
-            self._next = pending[-1].seq + 1
         if not pending:
             return []
+        self._next = pending[-1].seq + 1
+        self._in_flight.append(pending[-1].seq)
         items = [
             {
                 "seq": queued.seq,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from relay.agent.queue import AgentQueue, QueueWriteError
+from relay.agent.queue import AgentQueue, InputRead, QueueWriteError
 
 EVENT = {"kind": "Disconnected", "reason": "unplugged", "reconnecting": True}
 
@@ -32,6 +32,22 @@ def test_inputs_are_numbered_from_one_and_wait_until_acknowledged(tmp_path: Path
     assert [q.seq for q in queue.pending(after=0)] == [3]
     assert (queue.acked, queue.backlog) == (2, 1)
     assert queue.oldest_wall() == 1_700_000_003.0
+
+
+def test_a_batch_is_numbered_in_the_order_it_was_read(tmp_path: Path) -> None:
+    queue = AgentQueue(tmp_path / "queue.db")
+    put(queue, mono=1.0)
+    batch = [
+        InputRead("7", 5.0, 1_700_000_005.0, EVENT),
+        InputRead("2", 6.0, 1_700_000_006.0, EVENT),
+    ]
+    assert queue.put_many(batch) == 3
+    assert [(q.seq, q.board, q.mono) for q in queue.pending(after=0)] == [
+        (1, "1", 1.0), (2, "7", 5.0), (3, "2", 6.0)
+    ]  # fmt: skip
+    assert queue.last_mono == 6.0
+    assert queue.put_many([]) == 3  # nothing read: nothing numbered
+    assert queue.last_seq == 3
 
 
 def test_numbers_are_never_reused_after_the_queue_empties_and_reopens(tmp_path: Path) -> None:

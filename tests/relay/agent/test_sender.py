@@ -69,6 +69,25 @@ def test_at_most_a_window_is_in_flight(queue: AgentQueue) -> None:
     assert seqs(sender.received({"type": "ack", "seq": 3})) == [5, 6, 7]
 
 
+def test_what_is_read_while_two_messages_are_in_flight_goes_in_one_message(
+    queue: AgentQueue,
+) -> None:
+    # One message being committed at the hub, one on its way: the rest wait and go
+    # together, so a hub that commits once a message is not asked to commit once an input.
+    sender, _ = online(queue)
+    fill(queue, 1)
+    assert seqs(sender.queued()) == [1]
+    fill(queue, 1)
+    assert seqs(sender.queued()) == [2]
+    fill(queue, 3)
+    assert sender.queued() == []
+    assert seqs(sender.received({"type": "ack", "seq": 1})) == [3, 4, 5]
+    assert sender.received({"type": "ack", "seq": 2}) == []  # nothing more to send
+    fill(queue, 1)
+    assert seqs(sender.queued()) == [6]  # one message in flight: room for another
+    assert seqs(sender.received({"type": "ack", "seq": 5})) == []
+
+
 def test_a_new_connection_resends_what_was_never_acknowledged(queue: AgentQueue) -> None:
     fill(queue, 4)
     sender, sent = online(queue)
