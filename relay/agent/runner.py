@@ -90,6 +90,8 @@ class Agent:
         self._links: dict[str, BoardLink] = {}
         #: Inputs read and not yet kept, oldest first; set when one is added.
         self._read_inputs: list[InputRead] = []
+        #: Inputs being written to the queue now.
+        self._keeping = 0
         self._keep_now = asyncio.Event()
         #: Set when there may be something to send.
         self._wake = asyncio.Event()
@@ -134,8 +136,18 @@ class Agent:
             self._keep_now.clear()
             batch, self._read_inputs = self._read_inputs, []
             if batch:
-                await asyncio.to_thread(self.queue.put_many, batch)
+                self._keeping = len(batch)
+                try:
+                    await asyncio.to_thread(self.queue.put_many, batch)
+                finally:
+                    self._keeping = 0
                 self._wake.set()
+
+    @property
+    def _all_sent(self) -> bool:
+        """Whether every input read so far has been kept and sent: only then may a time mark
+        go (the hub's trackers take it as the venue's time going on with no new input)."""
+        return not self._read_inputs and not self._keeping and self.sender.unsent == 0
 
     def _mono(self) -> float:
         return time.monotonic() + self._mono_offset
@@ -203,7 +215,7 @@ class Agent:
             self._wake.clear()
             for message in self.sender.queued():
                 await hub.send(json.dumps(message, separators=(",", ":")))
-            if self.sender.state is LinkState.ONLINE and self.sender.unsent == 0:
+            if self.sender.state is LinkState.ONLINE and self._all_sent:
                 mark = {"type": "time", "mono": self._mono(), "wall": time.time()}
                 await hub.send(json.dumps(mark))
             with contextlib.suppress(TimeoutError):

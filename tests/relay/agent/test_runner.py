@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from drivers.events import EMPTY_POSITION, PositionSnapshot
 from drivers.fake import ScriptedBoard
 from drivers.link import BoardLink
-from relay.agent.queue import QueueWriteError
+from relay.agent.queue import InputRead, QueueWriteError
 from relay.agent.runner import Agent, AgentSettings
 
 
@@ -59,3 +60,72 @@ def test_a_queue_that_cannot_keep_an_acknowledgement_stops_the_agent(tmp_path: P
     with pytest.raises(QueueWriteError, match="cannot be written"):
         asyncio.run(run())
     assert connections == 1
+
+
+def test_a_time_mark_never_overtakes_an_input_read_before_it(tmp_path: Path) -> None:
+    """The hub's trackers take a time mark as the venue's time going on with no new input:
+    one sent while an earlier input is still being written to the queue would let the hub
+    decide on a board as it stood before that input. The queue is made slow here, so inputs
+    wait in it while the marks' tenth-of-a-second comes round."""
+    received: list[dict[str, object]] = []
+
+    async def hub(link: ServerConnection) -> None:
+        await link.recv()  # hello
+        await link.send(json.dumps({"type": "welcome", "acked": 0}))
+        async for text in link:
+            message = json.loads(text)
+            received.append(message)
+            if message["type"] == "inputs":
+                await link.send(json.dumps({"type": "ack", "seq": message["items"][-1]["seq"]}))
+
+    async def run() -> None:
+        board = ScriptedBoard()
+
+        async def open_board(port: str) -> BoardLink:
+            return board
+
+        async def play() -> None:
+            for _ in range(12):
+                board.push(PositionSnapshot(EMPTY_POSITION))
+                await asyncio.sleep(0.07)
+
+        async with serve(hub, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            settings = AgentSettings(
+                hub=f"http://127.0.0.1:{port}",
+                token="operator",
+                name="hall",
+                boards={"1": "fake"},
+                queue=tmp_path / "queue.db",
+            )
+            agent = Agent(settings, open_board=open_board)
+            keep = agent.queue.put_many
+
+            def slow(batch: list[InputRead]) -> int:
+                time.sleep(0.25)
+                return keep(batch)
+
+            agent.queue.put_many = slow  # type: ignore[method-assign]
+            running = asyncio.ensure_future(agent.run())
+            await asyncio.wait_for(agent.online.wait(), 10)
+            await play()
+            await asyncio.sleep(1.0)
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+
+    asyncio.run(run())
+    inputs = [item for m in received if m["type"] == "inputs" for item in m["items"]]  # type: ignore[attr-defined]
+    assert [item["seq"] for item in inputs] == list(range(1, 13))
+    marks = [m for m in received if m["type"] == "time"]
+    assert marks  # the marks went on while the board was still
+    seen = 0.0
+    for message in received:
+        if message["type"] == "inputs":
+            seen = max(seen, *(item["mono"] for item in message["items"]))  # type: ignore[attr-defined]
+        elif message["type"] == "time":
+            later = [
+                item["seq"]
+                for item in inputs
+                if item["mono"] < message["mono"] and item["mono"] > seen
+            ]
+            assert later == [], f"a mark at {message['mono']} overtook inputs {later}"
