@@ -77,7 +77,12 @@ class Queued:
 
 
 class AgentQueue:
-    """The queue in the file at ``path`` (created if missing)."""
+    """The queue in the file at ``path`` (created if missing).
+
+    Two connections: the writer's, under the queue's lock (batches, acknowledgements), and
+    a reader's for the inputs waiting (WAL lets it read while a batch syncs, and it sees only
+    what is committed). The counters are kept in memory too, set after each commit, so
+    reading them never waits for a sync."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -87,37 +92,35 @@ class AgentQueue:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            self._reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            counters = dict(self._db.execute("SELECT name, value FROM counter").fetchall())
+            stamp = self._db.execute("SELECT mono FROM last_stamp").fetchone()
         except sqlite3.Error as error:
             raise self._cannot(error) from error
+        self._last_seq, self._acked = int(counters["last_seq"]), int(counters["acked"])
+        self._last_mono = float(stamp[0])
 
     def _cannot(self, error: sqlite3.Error) -> QueueWriteError:
         return QueueWriteError(
             f"the agent's queue {self.path} cannot be written: {error}{_read_only(self.path)}"
         )
 
-    def _counter(self, name: str) -> int:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM counter WHERE name = ?", (name,))
-            return int(row.fetchone()[0])
-
     @property
     def last_seq(self) -> int:
         """The highest number given so far (0 before the first input)."""
-        return self._counter("last_seq")
+        return self._last_seq
 
     @property
     def last_mono(self) -> float:
         """The latest monotonic stamp ever queued (0.0 before the first): an agent that
         starts again, even after the machine rebooted and its monotonic clock began anew,
         stamps from here on, so the venue's time never goes back for the hub."""
-        with self._lock:
-            row = self._db.execute("SELECT mono FROM last_stamp").fetchone()
-        return float(row[0])
+        return self._last_mono
 
     @property
     def acked(self) -> int:
         """Every input up to this number is acknowledged by the hub."""
-        return self._counter("acked")
+        return self._acked
 
     def put(self, *, board: str, mono: float, wall: float, event: dict[str, Any]) -> int:
         """Number one input and keep it, synced to disk; its number."""
@@ -135,35 +138,31 @@ class AgentQueue:
             )
             for read in inputs
         ]
+        newest = max((read.mono for read in inputs), default=0.0)
         with self._lock:
+            first = self._last_seq
+            last = first + len(rows)
             try:
                 with self._transaction():
-                    first = self._db.execute(
-                        "SELECT value FROM counter WHERE name = 'last_seq'"
-                    ).fetchone()[0]
-                    numbered = [(first + n, *row) for n, row in enumerate(rows, start=1)]
                     self._db.executemany(
                         "INSERT INTO input (seq, board, mono, wall, event) VALUES (?, ?, ?, ?, ?)",
-                        numbered,
+                        [(first + n, *row) for n, row in enumerate(rows, start=1)],
                     )
-                    last = first + len(rows)
                     self._db.execute(
                         "UPDATE counter SET value = ? WHERE name = 'last_seq'", (last,)
                     )
-                    newest = max((read.mono for read in inputs), default=0.0)
                     self._db.execute("UPDATE last_stamp SET mono = MAX(mono, ?)", (newest,))
             except sqlite3.Error as error:
                 raise self._cannot(error) from error
-        return int(last)
+            self._last_seq, self._last_mono = last, max(self._last_mono, newest)
+        return last
 
     def pending(self, after: int, limit: int = 500) -> list[Queued]:
         """The inputs numbered after ``after``, oldest first, at most ``limit``."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, board, mono, wall, event FROM input WHERE seq > ? ORDER BY seq "
-                "LIMIT ?",
-                (after, limit),
-            ).fetchall()
+        rows = self._reader.execute(
+            "SELECT seq, board, mono, wall, event FROM input WHERE seq > ? ORDER BY seq LIMIT ?",
+            (after, limit),
+        ).fetchall()
         return [
             Queued(seq, board, mono, wall, json.loads(event))
             for seq, board, mono, wall, event in rows
@@ -172,32 +171,34 @@ class AgentQueue:
     def acknowledge(self, seq: int) -> None:
         """The hub holds every input up to ``seq``: forget them. A number lower than one
         already acknowledged changes nothing; one never given is refused."""
-        last = self.last_seq
-        if seq > last:
-            raise ValueError(f"input {seq} was never queued (the last is {last})")
-        if seq <= self.acked:
-            return
+        if seq > self._last_seq:
+            raise ValueError(f"input {seq} was never queued (the last is {self._last_seq})")
         with self._lock:
+            if seq <= self._acked:
+                return
             try:
                 # Not synced on its own: a lost acknowledgement costs a resend, never an input.
                 self._db.execute("PRAGMA synchronous=NORMAL")
-                with self._transaction():
-                    self._db.execute("DELETE FROM input WHERE seq <= ?", (seq,))
-                    self._db.execute("UPDATE counter SET value = ? WHERE name = 'acked'", (seq,))
+                try:
+                    with self._transaction():
+                        self._db.execute("DELETE FROM input WHERE seq <= ?", (seq,))
+                        self._db.execute(
+                            "UPDATE counter SET value = ? WHERE name = 'acked'", (seq,)
+                        )
+                finally:
+                    self._db.execute("PRAGMA synchronous=FULL")
             except sqlite3.Error as error:
                 raise self._cannot(error) from error
-            finally:
-                self._db.execute("PRAGMA synchronous=FULL")
+            self._acked = seq
 
     @property
     def backlog(self) -> int:
         """How many inputs wait for an acknowledgement."""
-        return self.last_seq - self.acked
+        return self._last_seq - self._acked
 
     def oldest_wall(self) -> float | None:
         """When the oldest unacknowledged input was read (Unix seconds), if any waits."""
-        with self._lock:
-            row = self._db.execute("SELECT wall FROM input ORDER BY seq LIMIT 1").fetchone()
+        row = self._reader.execute("SELECT wall FROM input ORDER BY seq LIMIT 1").fetchone()
         return None if row is None else float(row[0])
 
     def _transaction(self) -> _Transaction:
@@ -206,6 +207,7 @@ class AgentQueue:
     def close(self) -> None:
         """Close the file, once a batch being written has been kept."""
         with self._lock:
+            self._reader.close()
             self._db.close()
 
 
@@ -230,7 +232,9 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
-        if error is None:
-            self._db.execute("COMMIT")
-        elif self._db.in_transaction:  # SQLite has rolled back already after some errors
-            self._db.execute("ROLLBACK")
+        try:
+            if error is None:
+                self._db.execute("COMMIT")
+        finally:
+            if self._db.in_transaction:  # the body or the commit failed; SQLite has rolled
+                self._db.execute("ROLLBACK")  # back already after some errors

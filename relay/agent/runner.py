@@ -90,8 +90,11 @@ class Agent:
         self._links: dict[str, BoardLink] = {}
         #: Inputs read and not yet kept, oldest first; set when one is added.
         self._read_inputs: list[InputRead] = []
-        #: Inputs being written to the queue now.
+        #: The batch being written to the queue now, and how many inputs it holds.
+        self._writing: asyncio.Future[int] | None = None
         self._keeping = 0
+        #: A batch could not be kept: nothing read after it may be kept either.
+        self._failed = False
         self._keep_now = asyncio.Event()
         #: Set when there may be something to send.
         self._wake = asyncio.Event()
@@ -118,9 +121,7 @@ class Agent:
         finally:
             for link in self._links.values():
                 link.close("the agent stops")
-            if self._read_inputs:  # read since the last batch: kept, if the queue still can
-                with contextlib.suppress(QueueWriteError):
-                    self.queue.put_many(self._read_inputs)
+            await self._keep_the_rest()
             self.queue.close()
 
     async def _read(self, board: str, link: BoardLink) -> None:
@@ -137,11 +138,33 @@ class Agent:
             batch, self._read_inputs = self._read_inputs, []
             if batch:
                 self._keeping = len(batch)
+                self._writing = asyncio.ensure_future(asyncio.to_thread(self.queue.put_many, batch))
                 try:
-                    await asyncio.to_thread(self.queue.put_many, batch)
+                    # Shielded: a stop waits for the batch (_keep_the_rest), never drops it.
+                    await asyncio.shield(self._writing)
+                except Exception:
+                    self._failed = True
+                    raise
                 finally:
                     self._keeping = 0
                 self._wake.set()
+
+    async def _keep_the_rest(self) -> None:
+        """On the way out: the batch being written finishes, then what was read since is
+        kept, in order, unless a batch could not be (its inputs are still in the boards'
+        logs, and nothing read after them may be numbered before them)."""
+        if self._writing is not None:
+            try:
+                await self._writing
+            except Exception:  # raised by _keep already, if it saw it: the agent stops on it
+                self._failed = True
+        if self._read_inputs and not self._failed:
+            try:
+                self.queue.put_many(self._read_inputs)
+            except QueueWriteError as error:
+                log.error("%d inputs read last are left to the boards' logs: %s",
+                          len(self._read_inputs), error)  # fmt: skip
+            self._read_inputs = []
 
     @property
     def _all_sent(self) -> bool:

@@ -14,7 +14,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from drivers.events import EMPTY_POSITION, PositionSnapshot
 from drivers.fake import ScriptedBoard
 from drivers.link import BoardLink
-from relay.agent.queue import InputRead, QueueWriteError
+from relay.agent.queue import AgentQueue, InputRead, QueueWriteError
 from relay.agent.runner import Agent, AgentSettings
 
 
@@ -129,3 +129,78 @@ def test_a_time_mark_never_overtakes_an_input_read_before_it(tmp_path: Path) -> 
                 if item["mono"] < message["mono"] and item["mono"] > seen
             ]
             assert later == [], f"a mark at {message['mono']} overtook inputs {later}"
+
+
+def _agent_on(tmp_path: Path, board: ScriptedBoard, port: int) -> Agent:
+    async def open_board(_: str) -> BoardLink:
+        return board
+
+    settings = AgentSettings(
+        hub=f"http://127.0.0.1:{port}",
+        token="operator",
+        name="hall",
+        boards={"1": "fake"},
+        queue=tmp_path / "queue.db",
+    )
+    return Agent(settings, open_board=open_board)
+
+
+def test_an_agent_stopped_mid_write_keeps_every_input_it_read_in_order(tmp_path: Path) -> None:
+    """SIGTERM while a batch syncs and more inputs wait behind it: the batch finishes, the
+    rest follow it, numbered in the order they were read."""
+
+    async def run() -> None:
+        board = ScriptedBoard()
+        agent = _agent_on(tmp_path, board, 9)  # no hub: the agent keeps trying to reach it
+        keep = agent.queue.put_many
+        writing = asyncio.Event()
+
+        def slow(batch: list[InputRead]) -> int:
+            if not writing.is_set():  # the first batch is slow to sync, the rest are not
+                writing.set()
+                time.sleep(0.3)
+            return keep(batch)
+
+        agent.queue.put_many = slow  # type: ignore[method-assign]
+        running = asyncio.ensure_future(agent.run())
+        board.push(PositionSnapshot(EMPTY_POSITION))
+        await asyncio.wait_for(writing.wait(), 10)
+        for _ in range(5):  # read while the first batch syncs
+            board.push(PositionSnapshot(EMPTY_POSITION))
+        await asyncio.sleep(0.05)
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+
+    asyncio.run(run())
+    queue = AgentQueue(tmp_path / "queue.db")
+    kept = queue.pending(after=0)
+    assert [q.seq for q in kept] == [1, 2, 3, 4, 5, 6]
+    assert [q.mono for q in kept] == sorted(q.mono for q in kept)
+
+
+def test_after_a_batch_that_could_not_be_kept_nothing_read_later_is_kept(tmp_path: Path) -> None:
+    """A failed batch stops the agent; what was read after it stays in the boards' logs,
+    so it can never be numbered before the inputs that failed."""
+
+    async def run() -> None:
+        board = ScriptedBoard()
+        agent = _agent_on(tmp_path, board, 9)
+        writing = asyncio.Event()
+
+        def failing(batch: list[InputRead]) -> int:
+            writing.set()
+            time.sleep(0.2)
+            raise QueueWriteError("the agent's queue cannot be written: disk I/O error")
+
+        agent.queue.put_many = failing  # type: ignore[method-assign]
+        running = asyncio.ensure_future(agent.run())
+        board.push(PositionSnapshot(EMPTY_POSITION))
+        await asyncio.wait_for(writing.wait(), 10)
+        board.push(PositionSnapshot(EMPTY_POSITION))  # read while the batch fails
+        await asyncio.sleep(0.05)
+        del agent.queue.put_many  # the disk would take writes again now
+        await asyncio.wait_for(running, 10)
+
+    with pytest.raises(QueueWriteError, match="cannot be written"):
+        asyncio.run(run())
+    assert AgentQueue(tmp_path / "queue.db").last_seq == 0
