@@ -26,6 +26,7 @@ from relay.domain.errors import RelayError
 from relay.domain.formats.event_file import EventFileError, EventSetup, parse_event_file
 from relay.heap import freeze_startup_heap
 from relay.hub.backups import BackupError, back_up_every, backup, restore
+from relay.hub.correspondence import sweep_every
 from relay.hub.hub import Hub
 from relay.hub.outputs.lichess import LichessSetupError
 from relay.hub.wal_checkpoints import checkpoint_every
@@ -198,6 +199,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
     hub = Hub(settings, engine, bus)
     backups: asyncio.Task[None] | None = None
     checkpoints = asyncio.create_task(checkpoint_every(engine)) if is_sqlite(engine) else None
+    sweeps = asyncio.create_task(sweep_every(hub.correspondence))
     try:
         if setup is not None:
             await _load(hub, setup)
@@ -222,7 +224,7 @@ async def _serve(settings: Settings, setup: EventSetup | None) -> None:
         print(f"chess-relay hub on {url} (database {shown_url(settings.db_url)})", flush=True)
         await server.serve(sockets=[sock])
     finally:
-        for task in (backups, checkpoints):
+        for task in (backups, checkpoints, sweeps):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

@@ -62,6 +62,12 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], Any]]] = {
     "RELAY_BACKUP_MINUTES": ("backup_minutes", float),
     "RELAY_FANOUT_THREADS": ("fanout_threads", int),
     "RELAY_BANNER": ("banner", str),
+    "RELAY_PUBLIC_URL": ("public_url", str),
+    "RELAY_SMTP": ("smtp", str),
+    "RELAY_SMTP_FROM": ("smtp_sender", str),
+    "RELAY_SMTP_STARTTLS": ("smtp_starttls", lambda text: text.lower() in ("1", "true", "yes")),
+    "RELAY_SMTP_USER": ("smtp_user", str),
+    "RELAY_SMTP_PASSWORD": ("smtp_password", str),
 }
 
 
@@ -115,6 +121,23 @@ class Settings:
     backup_keep: int = 24
     #: A line of text shown at the top of every page ("Simulation: ...", "Round 5 at 15:00").
     banner: str | None = None
+    #: The hub's address as the public reaches it (``https://relay.example.org``), for the
+    #: links in letters; without it they give the page's path alone.
+    public_url: str | None = None
+    #: The SMTP server of correspondence events' letters, ``host`` or ``host:port``; none:
+    #: no letters are sent (what falls due is still recorded and listed).
+    smtp: str | None = None
+    smtp_sender: str = "relay@localhost"
+    smtp_starttls: bool = False
+    smtp_user: str | None = None
+    smtp_password: str | None = field(default=None, repr=False)
+
+    def smtp_address(self) -> tuple[str, int] | None:
+        """The SMTP server's host and port (25 unless said), if one is set."""
+        if self.smtp is None:
+            return None
+        host, colon, port = self.smtp.rpartition(":")
+        return (host, int(port)) if colon else (self.smtp, 25)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -170,5 +193,12 @@ class Settings:
             raise SettingsError("fan-out threads: from 0 to 64")
         if self.backup_minutes <= 0 or self.backup_keep < 1:
             raise SettingsError("backups need a positive interval and keep at least one copy")
+        if self.smtp is not None:
+            try:
+                host, port = self.smtp_address() or ("", 0)
+            except ValueError:
+                host, port = "", 0
+            if not host or not 0 < port < 65536:
+                raise SettingsError(f"RELAY_SMTP is host or host:port, not {self.smtp!r}")
         if not (self.web_dir / "index.html").is_file():
             raise SettingsError(f"no index.html in web directory {self.web_dir}")

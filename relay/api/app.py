@@ -18,6 +18,7 @@ from relay.api import (
     arbiter,
     boards,
     clocks,
+    correspondence,
     entries,
     faults,
     game_input,
@@ -124,6 +125,7 @@ def create_app(settings: Settings, hub: Hub | None = None) -> FastAPI:
         outputs,
         livechess,
         ladders,
+        correspondence,
     ):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     declare(app)

@@ -25,6 +25,7 @@ from relay.api.schemas.entries import (
     EntryIn,
 )
 from relay.domain.game.entries import IllegalEntryError, Repeated
+from relay.hub.arbiter_desk import EntryChange
 
 router = APIRouter(prefix="/api", tags=["game input"])
 
@@ -43,7 +44,12 @@ async def enter_move(
                 game_id=game_id, ply=body.ply, text=body.move, who=who, timed=body.timed
             )
         except IllegalEntryError as error:
-            return _illegal(error)
+            return illegal_entry(error)
+    return entry_answer(game_id, entered)
+
+
+def entry_answer(game_id: int, entered: EntryChange) -> EntryAnswer:
+    """What an entry's answer says: the move as recorded, or as recorded before."""
     record = entered.change.record
     stored = entered.change.stored
     return EntryAnswer(
@@ -75,7 +81,7 @@ async def claim_draw(
                 game_id=game_id, ply=body.ply, rule=body.rule, move=body.move, who=who
             )
         except IllegalEntryError as error:
-            return _illegal(error)
+            return illegal_entry(error)
     verdict, record, stored = claimed.verdict, claimed.change.record, claimed.change.stored
     return ClaimAnswer(
         game_id=game_id,
@@ -114,7 +120,7 @@ async def agree_result(
     )
 
 
-def _illegal(error: IllegalEntryError) -> JSONResponse:
+def illegal_entry(error: IllegalEntryError) -> JSONResponse:
     """422 with the legal moves that fit the entry best, each ``{"san", "words"}``."""
     fitting = [
         {"san": san, "words": words} for san, words in zip(error.fitting, error.hints, strict=True)

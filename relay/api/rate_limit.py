@@ -61,14 +61,15 @@ class RateLimit:
 
 async def user_of(hub: Hub, token: str) -> Known:
     """What a token is for its budget: a staff user's name, a :class:`Reader` for a club
-    key (its address's reads) or a device token (reads of its own); None for a token that
-    is not valid."""
+    key (its address's reads) or a device token or correspondence player's key (reads of
+    its own); None for a token that is not valid."""
     identity = await asyncio.to_thread(token_identity, hub, token)
     if identity is None:
         return None
     if identity.staff:
         return identity.user
-    return Reader(identity.user if identity.game_id is not None else None)
+    own = identity.game_id is not None or identity.player_id is not None
+    return Reader(identity.user if own else None)
 
 
 def client_of(scope: Scope) -> str:

@@ -75,11 +75,14 @@ class ArbiterDesk:
         views: GameViews,
         on_game_changed: Callable[[int, GameRecord], None],
         followed: Callable[[int], bool] = lambda game_id: False,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self._recorder = recorder
         self._views = views
         self._on_game_changed = on_game_changed
         self._followed = followed
+        #: The time each change is recorded at (tests of correspondence games move it on).
+        self._now = now
 
     async def set_result(
         self, *, game_id: int, result: Result, who: Identity, reason: str, forfeit: bool = False
@@ -309,7 +312,7 @@ class ArbiterDesk:
 
         def work(session: Session) -> tuple[Sequence[GameEvent], Callable[[Session], None]]:
             record = stored_record(session, game_id)
-            events = decide(record, time.time())
+            events = decide(record, self._now())
             for event in events:
                 record.apply(event)
             after.append(record)

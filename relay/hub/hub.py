@@ -30,9 +30,11 @@ from relay.hub.agent_links import AgentBoardLink, AgentLinks, parse_address
 from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.board_session import BoardSession
 from relay.hub.clock_desk import ClockDesk
+from relay.hub.correspondence import CorrespondenceDesk
 from relay.hub.game_views import GameViews, control_of
 from relay.hub.input_desk import InputDesk
 from relay.hub.ladders import LadderDesk
+from relay.hub.mailer import Mailer, MailSettings
 from relay.hub.outputs.desk import OutputDesk
 from relay.hub.pairing_desk import PairingDesk
 from relay.hub.player_names import PlayerNames
@@ -78,8 +80,15 @@ class Hub:
         self.recorder = GameRecorder(engine, bus)
         self.views = GameViews(engine, bus)
         self.sessions: dict[int, BoardSession] = {}
+        #: The time of arbiters' and players' changes, and the day of correspondence games:
+        #: the system's, or a test's that moves days on in an instant.
+        self.now: Callable[[], float] = time.time
         self.desk = ArbiterDesk(
-            self.recorder, self.views, self.game_changed, lambda game_id: game_id in self.sessions
+            self.recorder,
+            self.views,
+            self.game_changed,
+            lambda game_id: game_id in self.sessions,
+            now=lambda: self.now(),
         )
         self.clocks = ClockDesk(self.recorder, self.views, self.sessions)
         self.input = InputDesk(self.desk, self.views, lambda game_id: game_id in self.sessions)
@@ -90,6 +99,25 @@ class Hub:
         self.outputs = OutputDesk(engine, self.views)
         #: Club ladders (docs/ladders.md).
         self.ladders = LadderDesk(self.recorder, self.views)
+        #: Correspondence events (docs/correspondence.md).
+        self.correspondence = CorrespondenceDesk(
+            self.recorder,
+            self.views,
+            self.desk,
+            lambda: self.now(),
+            page_url=lambda game_id: f"{settings.public_url or ''}/correspondence?game={game_id}",
+        )
+        if (address := settings.smtp_address()) is not None:
+            self.correspondence.mailer = Mailer(
+                MailSettings(
+                    host=address[0],
+                    port=address[1],
+                    sender=settings.smtp_sender,
+                    starttls=settings.smtp_starttls,
+                    user=settings.smtp_user,
+                    password=settings.smtp_password,
+                )
+            )
         self._tasks: set[asyncio.Task[None]] = set()
         self._links: dict[int, BoardLink] = {}
         #: The port each followed game's board is on, by game.

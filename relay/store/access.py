@@ -18,7 +18,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from relay.domain.errors import InvalidInputError
-from relay.store.models import AuditEntry, Club, ClubMember, Token, User
+from relay.store.models import AuditEntry, Club, ClubMember, Player, Token, User
 from relay.store.tournaments import NotFoundError, get_game
 
 #: From least to most: each role may do what the ones before it may.
@@ -30,6 +30,12 @@ DEVICE_ROLE = "keyer"
 #: club's admin also authorises keys. They are none of :data:`ROLES`: a club key does
 #: nothing outside its club.
 CLUB_ROLES = ("club-player", "club-officer", "club-admin")
+#: The role of a correspondence player's key, bound to one player of one event
+#: (docs/correspondence.md): the player moves in their own games and announces leave. It is
+#: none of :data:`ROLES`.
+CC_PLAYER_ROLE = "cc-player"
+#: A correspondence player's key's user: ``correspondence player P``.
+CC_PLAYER_USER = re.compile(r"correspondence player (\d+)")
 TOKEN_PREFIX = "rly_"
 #: A player key's user: ``club C member M``, reserved for the player keys of club C.
 PLAYER_USER = re.compile(r"club (\d+) member (\d+)")
@@ -37,7 +43,12 @@ PLAYER_USER = re.compile(r"club (\d+) member (\d+)")
 #: NAME), so that no club takes a name another club's keys (or the hub's users) hold.
 OFFICER_USER = re.compile(r"club (\d+): (.+)", re.DOTALL)
 #: What a hub user's name may not look like: a club key's.
-_CLUB_NAME = re.compile(r"club \d+(?: member \d+$|: )")
+_CLUB_NAME = re.compile(r"club \d+(?: member \d+$|: )|correspondence player \d+$")
+
+
+def cc_player_user(player_id: int) -> str:
+    """The user of the keys of player ``player_id`` of a correspondence event."""
+    return f"correspondence player {player_id}"
 
 
 def player_user(club_id: int, member_id: int) -> str:
@@ -63,13 +74,15 @@ class UnknownRoleError(ValueError, InvalidInputError):
 @dataclass(frozen=True, slots=True)
 class Identity:
     """Who presented a valid token; ``game_id`` for a device token, bound to that game;
-    ``club_id`` for a club key (and ``member_id`` for a player's), bound to that club."""
+    ``club_id`` for a club key (and ``member_id`` for a player's), bound to that club;
+    ``player_id`` for a correspondence player's key, bound to that player."""
 
     user: str
     role: str
     game_id: int | None = None
     club_id: int | None = None
     member_id: int | None = None
+    player_id: int | None = None
 
     def may(self, role: str) -> bool:
         """Whether the identity holds ``role`` of :data:`ROLES` or a higher one; a club key
@@ -89,9 +102,9 @@ class Identity:
 
     @property
     def staff(self) -> bool:
-        """Reads live what the public sees late or not at all; a device token and a club
-        key do not."""
-        return self.game_id is None and self.club_id is None
+        """Reads live what the public sees late or not at all; a device token, a club key
+        and a correspondence player's key do not."""
+        return self.game_id is None and self.club_id is None and self.player_id is None
 
 
 def digest(token: str) -> str:
@@ -106,6 +119,7 @@ def create_token(
     game_id: int | None = None,
     club_id: int | None = None,
     member_id: int | None = None,
+    player_id: int | None = None,
 ) -> str:
     """A new token for ``user`` (created with ``role`` if new; its role updated if not).
     With ``game_id``, a device token: a keyer's, bound to that game (it enters that game's
@@ -116,7 +130,9 @@ def create_token(
     club) of a user that exists: it is refused in words instead.
 
     The token is stored when the caller commits the session."""
-    if club_id is not None or role in CLUB_ROLES:
+    if player_id is not None or role == CC_PLAYER_ROLE:
+        _check_cc_player_key(session, user=user, role=role, player_id=player_id)
+    elif club_id is not None or role in CLUB_ROLES:
         _check_club_key(session, user=user, role=role, club_id=club_id, member_id=member_id)
     elif role not in ROLES:
         raise UnknownRoleError(f"role {role!r} is not one of {', '.join(ROLES)}")
@@ -125,10 +141,12 @@ def create_token(
     else:
         if _CLUB_NAME.match(user):
             raise UnknownRoleError(
-                f"{user!r} is named like a club key: give the {role} another name"
+                f"{user!r} is named like a club's or a player's key: give the {role} another name"
             )
         existing = session.exec(select(User).where(User.name == user)).first()
-        if existing is not None and existing.role in CLUB_ROLES:
+        if existing is not None and (
+            existing.role in CLUB_ROLES or existing.role == CC_PLAYER_ROLE
+        ):
             raise UnknownRoleError(f"{user} holds a club key: give the {role} another name")
     if game_id is not None:
         if role != DEVICE_ROLE:
@@ -150,9 +168,23 @@ def create_token(
             game_id=game_id,
             club_id=club_id,
             member_id=member_id,
+            player_id=player_id,
         )
     )
     return token
+
+
+def _check_cc_player_key(session: Session, *, user: str, role: str, player_id: int | None) -> None:
+    if role != CC_PLAYER_ROLE or player_id is None:
+        raise UnknownRoleError(
+            f"a correspondence player's key is a {CC_PLAYER_ROLE}'s, for a player"
+        )
+    if session.get(Player, player_id) is None:
+        raise NotFoundError(f"no player {player_id}")
+    if user != cc_player_user(player_id):
+        raise UnknownRoleError(
+            f"a correspondence player's key's user is named {cc_player_user(player_id)!r}"
+        )
 
 
 def _check_club_key(
@@ -206,7 +238,7 @@ def identify(session: Session, token: str) -> Identity | None:
     if row is None:
         return None
     user, key = row
-    return Identity(user.name, user.role, key.game_id, key.club_id, key.member_id)
+    return Identity(user.name, user.role, key.game_id, key.club_id, key.member_id, key.player_id)
 
 
 def revoke_tokens(session: Session, *, user: str) -> int:

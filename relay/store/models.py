@@ -134,6 +134,9 @@ class Token(SQLModel, table=True):
     club_id: int | None = Field(default=None, foreign_key="club.id")
     #: A player key: the club member who holds it (enters the results of their own games).
     member_id: int | None = Field(default=None, foreign_key="club_member.id")
+    #: A correspondence player's key: the player of a correspondence event who holds it
+    #: (moves in their own games, announces leave; docs/correspondence.md).
+    player_id: int | None = Field(default=None, foreign_key="player.id")
 
 
 class AuditEntry(SQLModel, table=True):
@@ -260,3 +263,76 @@ class ClubResultRow(SQLModel, table=True):
     by: str
     at: float  # Unix seconds
     reason: str = ""
+
+
+class CorrespondenceEvent(SQLModel, table=True):
+    """A tournament played by correspondence (docs/correspondence.md): its rounds' games
+    all start on ``started`` and are played by days under the IECG rules."""
+
+    __tablename__ = "correspondence_event"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    #: The time control's kind: ``standard``, ``team`` or ``rapid``
+    #: (relay.domain.correspondence.days.EventKind).
+    control: str
+    #: The tournament's format for its global time limit (C.15):
+    #: relay.domain.correspondence.adjudication.TournamentFormat.
+    format: str
+    started: date
+    #: The Tournament Secretary's address, for the reminders' copies and reports.
+    ts_email: str | None = None
+
+
+class CorrespondencePlayer(SQLModel, table=True):
+    """How to reach a player of a correspondence event, and the time zone the pages show
+    the player's dates in (the rules' days are counted on UTC dates)."""
+
+    __tablename__ = "correspondence_player"
+
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    email: str | None = None
+    time_zone: str = "UTC"
+
+
+class CorrespondenceLeave(SQLModel, table=True):
+    """A leave a player announced (C.8): from ``first`` to ``last``, both included."""
+
+    __tablename__ = "correspondence_leave"
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    player_id: int = Field(foreign_key="player.id")
+    announced: date
+    first: date
+    last: date
+
+
+class CorrespondenceNotice(SQLModel, table=True):
+    """A player's notice that the move at ``ply`` will take longer (C.3.1.B)."""
+
+    __tablename__ = "correspondence_notice"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    ply: int
+    sent: date
+
+
+class CorrespondenceMail(SQLModel, table=True):
+    """Something due in a game that the hub acted on (a letter sent, a ruling recorded), so
+    that it is never done twice: what (``kind``, relay.domain.correspondence.silence.DueKind),
+    for which side, due since when, and for the move at ``ply``."""
+
+    __tablename__ = "correspondence_mail"
+    __table_args__ = (UniqueConstraint("game_id", "ply", "kind", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    ply: int
+    kind: str
+    side: str
+    since: date
+    done_on: date
+    #: Whom the letter went to (comma-separated), empty when nobody could be written to.
+    sent_to: str = ""

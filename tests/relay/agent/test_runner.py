@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -101,9 +102,9 @@ def test_a_time_mark_never_overtakes_an_input_read_before_it(tmp_path: Path) -> 
             agent = Agent(settings, open_board=open_board)
             keep = agent.queue.put_many
 
-            def slow(batch: list[InputRead]) -> int:
+            def slow(inputs: Sequence[InputRead]) -> int:
                 time.sleep(0.25)
-                return keep(batch)
+                return keep(inputs)
 
             agent.queue.put_many = slow  # type: ignore[method-assign]
             running = asyncio.ensure_future(agent.run())
@@ -155,11 +156,11 @@ def test_an_agent_stopped_mid_write_keeps_every_input_it_read_in_order(tmp_path:
         keep = agent.queue.put_many
         writing = asyncio.Event()
 
-        def slow(batch: list[InputRead]) -> int:
+        def slow(inputs: Sequence[InputRead]) -> int:
             if not writing.is_set():  # the first batch is slow to sync, the rest are not
                 writing.set()
                 time.sleep(0.3)
-            return keep(batch)
+            return keep(inputs)
 
         agent.queue.put_many = slow  # type: ignore[method-assign]
         running = asyncio.ensure_future(agent.run())
@@ -187,7 +188,7 @@ def test_after_a_batch_that_could_not_be_kept_nothing_read_later_is_kept(tmp_pat
         agent = _agent_on(tmp_path, board, 9)
         writing = asyncio.Event()
 
-        def failing(batch: list[InputRead]) -> int:
+        def failing(inputs: Sequence[InputRead]) -> int:
             writing.set()
             time.sleep(0.2)
             raise QueueWriteError("the agent's queue cannot be written: disk I/O error")

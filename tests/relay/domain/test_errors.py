@@ -79,6 +79,9 @@ INTENDED: dict[str, Kind] = {
     "relay.domain.formats.pgn_import.PgnImportError": INVALID,
     "relay.domain.formats.trf.TrfError": INVALID,
     "relay.domain.ladder.rules.LadderError": INVALID,
+    "relay.hub.mailer.MailError": UNAVAILABLE,
+    "relay.hub.correspondence.CorrespondenceError": REFUSED,
+    "relay.hub.correspondence.CorrespondenceInputError": INVALID,
     "relay.domain.correspondence.days.ControlError": INVALID,
     "relay.domain.correspondence.days.TurnError": INVALID,
     "relay.domain.correspondence.leave.LeaveDatesError": INVALID,
@@ -146,6 +149,7 @@ INTENDED: dict[str, Kind] = {
 BUILT_IN_BASES: dict[str, type[Exception]] = {
     "relay.api.refusals.HTTPInputError": HTTPException,
     "relay.agent.queue.QueueWriteError": OSError,
+    "relay.hub.mailer.MailError": OSError,
     "relay.agent.runner.BoardPortError": OSError,
     "relay.api.server.ServeError": OSError,
     "relay.hub.hub.BoardUnavailableError": OSError,

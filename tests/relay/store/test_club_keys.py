@@ -51,7 +51,7 @@ def test_a_club_key_is_bound_to_its_club_and_is_no_hub_role(engine):
         with pytest.raises(UnknownRoleError, match=f"named 'club {other}: NAME'"):
             create_token(session, user=f"club {club}: Captain", role="club-officer", club_id=other)
         create_token(session, user=f"club {club}: Chief", role="club-officer", club_id=club)
-        with pytest.raises(UnknownRoleError, match="named like a club key"):
+        with pytest.raises(UnknownRoleError, match="named like a club's or a player's key"):
             create_token(session, user=f"club {club}: Chief", role="admin")
 
 

@@ -1,0 +1,219 @@
+"""Correspondence events (docs/correspondence.md): an arbiter (the Tournament Secretary)
+creates an event and gets each player's key; players move, send notices of delay and
+announce leave with their keys; anyone reads a game's days; the TS reads what is due today
+and has the hub act on it (``sweep``; the hub also sweeps on its own every hour)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Request, status
+from fastapi.responses import JSONResponse
+
+from relay.api.deps import ArbiterDep, CallerDep, HubDep, RoleCheck, ViewerDep
+from relay.api.entries import entry_answer, illegal_entry
+from relay.api.ids import GameId, TournamentId
+from relay.api.refusals import refusals
+from relay.api.schemas.correspondence import (
+    ClockInfo,
+    DueInfo,
+    DueItemInfo,
+    EventCreated,
+    EventIn,
+    EventInfo,
+    GameDays,
+    LeaveIn,
+    LeaveInfo,
+    MoveIn,
+    NoticeAnswer,
+    PlayerKey,
+)
+from relay.api.schemas.entries import EntryAnswer
+from relay.domain.correspondence.leave import Leave
+from relay.domain.correspondence.silence import Due
+from relay.domain.correspondence.timekeeping import PlayerClock
+from relay.domain.game.entries import IllegalEntryError
+from relay.hub.correspondence import DueItem, NewEvent, NewPlayer
+from relay.store.access import CC_PLAYER_ROLE, Identity
+
+router = APIRouter(prefix="/api/correspondence", tags=["correspondence"])
+
+
+class PlayerCheck(RoleCheck):
+    """The dependency of a player's routes: it admits a correspondence player's key (the
+    desk checks the game or event is theirs) and the hub's admin, the one role of ROLES it
+    admits (``x-role`` admin), who is refused in words by the desk (an admin plays no
+    game)."""
+
+    def __init__(self) -> None:
+        super().__init__("admin")
+
+    def __call__(self, identity: CallerDep, request: Request) -> Identity:
+        needs = "this needs admin or a correspondence player's key"
+        if identity is None:
+            raise HTTPException(
+                status.HTTP_401_UNAUTHORIZED,
+                f"{needs}: send 'Authorization: Bearer TOKEN'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        if identity.role != CC_PLAYER_ROLE and not identity.may("admin"):
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN, f"{identity.user} is {identity.role}; {needs}"
+            )
+        return identity
+
+
+PlayerDep = Annotated[Identity, Depends(PlayerCheck())]
+
+
+@router.post("", response_model=EventCreated, status_code=201)
+async def create_event(hub: HubDep, who: ArbiterDep, body: EventIn) -> EventCreated:
+    """A correspondence round robin, every game starting on ``started``, published at once;
+    each player's key is in the answer, once."""
+    event = NewEvent(
+        name=body.name,
+        control=body.control,
+        format=body.format,
+        started=body.started,
+        players=tuple(NewPlayer(p.name, p.email, p.rating, p.time_zone) for p in body.players),
+        ts_email=body.ts_email,
+        double=body.double,
+    )
+    with refusals("event"):
+        created = await hub.correspondence.create(event, who)
+    return EventCreated(
+        tournament_id=created.tournament_id,
+        games=created.games,
+        keys=[
+            PlayerKey(player_id=pid, name=name, key=key)
+            for pid, (name, key) in sorted(created.keys.items())
+        ],
+    )
+
+
+@router.get("", response_model=list[EventInfo])
+async def events(hub: HubDep) -> list[EventInfo]:
+    """Every correspondence event."""
+    return [
+        EventInfo(
+            tournament_id=e.tournament_id,
+            name=name,
+            control=e.control,  # type: ignore[arg-type]
+            format=e.format,  # type: ignore[arg-type]
+            started=e.started,
+        )
+        for e, name in await hub.correspondence.events()
+    ]
+
+
+@router.get("/games/{game_id}", response_model=GameDays)
+async def game_days(hub: HubDep, viewer: ViewerDep, caller: CallerDep, game_id: GameId) -> GameDays:
+    """A game's days: each player's clock, who is to move, the day each move was sent, the
+    players' leaves; what is due today for staff and the game's players."""
+    with refusals(f"correspondence game {game_id}"):
+        view = await hub.correspondence.game(game_id)
+        pairing = (await hub.views.game(game_id)).pairing
+    players = {pairing.white.id, pairing.black.id}
+    sees_due = viewer is not None or (caller is not None and caller.player_id in players)
+    return GameDays(
+        game_id=view.game_id,
+        tournament_id=view.tournament_id,
+        started=view.started,
+        today=view.today,
+        finished=view.finished,
+        to_move=view.to_move,
+        sent=list(view.sent),
+        white=_clock(view.white),
+        black=_clock(view.black),
+        white_leaves=[_leave(leave) for leave in view.leaves.white],
+        black_leaves=[_leave(leave) for leave in view.leaves.black],
+        time_zones=list(view.time_zones),
+        due=[_due(item) for item in view.due] if sees_due else [],
+    )
+
+
+@router.post("/games/{game_id}/moves", response_model=EntryAnswer)
+async def move(
+    hub: HubDep, who: PlayerDep, game_id: GameId, body: MoveIn
+) -> EntryAnswer | JSONResponse:
+    """The player's move for ``ply``, sent today: recorded when it is the next legal move
+    and theirs, acknowledged (``repeated``) when that ply already holds it; 409 in words
+    otherwise (not their game or move, the game over); 422 with ``fitting`` for an illegal
+    move. What fell due before it (a flag) is applied first."""
+    with refusals(f"correspondence game {game_id}"):
+        try:
+            entered = await hub.correspondence.move(
+                game_id=game_id, ply=body.ply, text=body.move, who=who
+            )
+        except IllegalEntryError as error:
+            return illegal_entry(error)
+    return entry_answer(game_id, entered)
+
+
+@router.post("/games/{game_id}/notice", response_model=NoticeAnswer)
+async def notice(hub: HubDep, who: PlayerDep, game_id: GameId) -> NoticeAnswer:
+    """The player to move tells the opponent and the TS that this move will take longer
+    than 10 (rapid: 5) days (C.3.1.B), today."""
+    with refusals(f"correspondence game {game_id}"):
+        kept = await hub.correspondence.notice(game_id=game_id, who=who)
+    return NoticeAnswer(kept=kept)
+
+
+@router.post("/{tournament_id}/leave", response_model=LeaveInfo, status_code=201)
+async def leave(
+    hub: HubDep, who: PlayerDep, tournament_id: TournamentId, body: LeaveIn
+) -> LeaveInfo:
+    """A leave the player announces today (C.8: in advance, 45 days in 12 months, not in
+    rapid events); 409 in words when the rules do not grant it."""
+    with refusals(f"correspondence event {tournament_id}"):
+        granted = await hub.correspondence.leave(
+            tournament_id=tournament_id, first=body.first, last=body.last, who=who
+        )
+    return _leave(granted)
+
+
+@router.get("/{tournament_id}/due", response_model=list[DueItemInfo])
+async def due(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list[DueItemInfo]:
+    """What is due today in the event's unfinished games, and whether the hub has done it
+    (the Tournament Secretary's list)."""
+    with refusals(f"correspondence event {tournament_id}"):
+        items = await hub.correspondence.due(tournament_id)
+    return [_item(item) for item in items]
+
+
+@router.post("/{tournament_id}/sweep", response_model=list[DueItemInfo])
+async def sweep(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list[DueItemInfo]:
+    """Act now on what is due today: rulings recorded, letters sent, each once; what was
+    done."""
+    with refusals(f"correspondence event {tournament_id}"):
+        items = await hub.correspondence.sweep(tournament_id)
+    return [_item(item) for item in items]
+
+
+def _clock(clock: PlayerClock) -> ClockInfo:
+    return ClockInfo(
+        moves=clock.moves,
+        used=clock.used,
+        next_control=clock.next_control,
+        allowance=clock.allowance,
+        left=clock.left,
+        decision=clock.decision.value,
+    )
+
+
+def _leave(leave: Leave) -> LeaveInfo:
+    return LeaveInfo(announced=leave.announced, first=leave.first, last=leave.last)
+
+
+def _due(item: Due) -> DueInfo:
+    return DueInfo(since=item.since, kind=item.kind.value, side=item.side, article=item.article)
+
+
+def _item(item: DueItem) -> DueItemInfo:
+    return DueItemInfo(
+        game_id=item.game_id,
+        white=item.white,
+        black=item.black,
+        due=_due(item.due),
+        done_on=item.done_on,
+    )

@@ -1,0 +1,122 @@
+"""Correspondence events (docs/correspondence.md): a new event, its players' keys, a game's
+days and clocks, what is due."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from pydantic import Field
+
+from relay.api.schemas.common import PLAIN_TEXT, Schema
+from relay.domain.correspondence.adjudication import TournamentFormat
+from relay.domain.correspondence.days import EventKind
+
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=PLAIN_TEXT)]
+
+
+class PlayerIn(Schema):
+    name: Name
+    email: str | None = Field(default=None, max_length=200, pattern=PLAIN_TEXT)
+    rating: int | None = Field(default=None, ge=0, le=4000)
+    time_zone: str = Field(
+        default="UTC", max_length=64, pattern=PLAIN_TEXT, description="IANA, e.g. Europe/Oslo"
+    )
+
+
+class EventIn(Schema):
+    name: Name
+    control: EventKind = Field(
+        description="standard and team: 40 days per 10 moves; rapid: 10 days + 1 a move"
+    )
+    format: TournamentFormat = Field(
+        description="the tournament's kind for its global limit (C.15)"
+    )
+    started: date = Field(description="the day every game's clock starts")
+    players: list[PlayerIn] = Field(min_length=2, max_length=40)
+    ts_email: str | None = Field(
+        default=None, max_length=200, pattern=PLAIN_TEXT, description="the Tournament Secretary's"
+    )
+    double: bool = Field(default=False, description="a double round robin")
+
+
+class PlayerKey(Schema):
+    player_id: int
+    name: str
+    key: str = Field(description="the player's key, shown once: moves, notices and leave")
+
+
+class EventCreated(Schema):
+    tournament_id: int
+    games: int
+    keys: list[PlayerKey]
+
+
+class EventInfo(Schema):
+    tournament_id: int
+    name: str
+    control: EventKind
+    format: TournamentFormat
+    started: date
+
+
+class ClockInfo(Schema):
+    """One player's days (C.6): used, and left before the next control."""
+
+    moves: int = Field(description="moves made")
+    used: int = Field(description="days charged so far, doubling and penalties included")
+    next_control: int = Field(description="the move the next time control is at")
+    allowance: int = Field(description="days allowed up to that move")
+    left: int = Field(description="days left before the next control")
+    decision: str = Field(description="in-time, flag-fell, forfeited or withdrawn")
+
+
+class LeaveInfo(Schema):
+    announced: date
+    first: date
+    last: date
+
+
+class DueInfo(Schema):
+    since: date
+    kind: str = Field(description="reminder, inform-ts, doubled-time, flag, forfeit, ...")
+    side: str = Field(description="white or black: who must act, or whom it concerns")
+    article: str = Field(description="the article of the IECG rules, section C")
+
+
+class GameDays(Schema):
+    game_id: int
+    tournament_id: int
+    started: date
+    today: date = Field(description="the hub's day (UTC)")
+    finished: bool
+    to_move: str | None = Field(description="white or black; null once the game is over")
+    sent: list[date] = Field(description="the day each ply was sent, ply 1 first (UTC)")
+    white: ClockInfo
+    black: ClockInfo
+    white_leaves: list[LeaveInfo]
+    black_leaves: list[LeaveInfo]
+    time_zones: list[str] = Field(description="White's and Black's, for showing their dates")
+    due: list[DueInfo] = Field(description="what is due today (staff and the players only)")
+
+
+class DueItemInfo(Schema):
+    game_id: int
+    white: str
+    black: str
+    due: DueInfo
+    done_on: date | None = Field(description="the day the hub acted on it, if it has")
+
+
+class MoveIn(Schema):
+    ply: int = Field(ge=1, le=10_000, description="the ply the move is for; 1 is White's first")
+    move: str = Field(min_length=1, max_length=20, pattern=PLAIN_TEXT, examples=["Nf3"])
+
+
+class NoticeAnswer(Schema):
+    kept: bool = Field(description="false when this move had a notice already")
+
+
+class LeaveIn(Schema):
+    first: date
+    last: date

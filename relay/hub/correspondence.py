@@ -1,0 +1,727 @@
+"""The correspondence desk (docs/correspondence.md): events played by days under the IECG
+rules, in the same store, event log, streams and pages as every game.
+
+An event is a tournament with a row in ``correspondence_event``: a round robin whose rounds
+(the Berger tables) all start on the event's first day, published from the start. Players
+move with a key of their own (role ``cc-player``); each move is an entry in the game's log
+(:meth:`ArbiterDesk.enter_move`), and the day it was sent is the UTC date of the time the log
+recorded it. Nothing here reads the system's clock: the hub's ``now`` gives the time, so a
+test moves a game through months in an instant.
+
+:meth:`CorrespondenceDesk.sweep` applies what falls due (relay.domain.correspondence.silence):
+a fallen flag, a move over the limit and a team game silent for 60 days end the game with
+the opponent's win, recorded as the rules' result with the article; reminders and messages
+to the Tournament Secretary go out by email; each is done once and kept
+(``correspondence_mail``), and the day a reminder went out is the day the rules count from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlmodel import Session
+
+from relay.domain.correspondence.adjudication import TournamentFormat
+from relay.domain.correspondence.days import CorrespondenceControl, EventKind
+from relay.domain.correspondence.game_days import (
+    GameDays,
+    Leaves,
+    clocks,
+    due_today,
+    sent_days,
+    utc_day,
+)
+from relay.domain.correspondence.leave import Leave, check_leave
+from relay.domain.correspondence.letters import GameFacts, letter
+from relay.domain.correspondence.silence import Due, DueKind, Side
+from relay.domain.correspondence.timekeeping import PlayerClock
+from relay.domain.errors import InvalidInputError, RefusedError
+from relay.domain.game.events import MoveCorrected, MoveMade
+from relay.domain.game.record import GameRecord
+from relay.domain.results import Result
+from relay.domain.tournament.berger import berger_rounds, double_round_robin
+from relay.hub.arbiter_desk import ArbiterDesk, EntryChange
+from relay.hub.game_views import GameViews
+from relay.hub.mailer import Mailer, MailError
+from relay.hub.recorder import GameRecorder
+from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, create_token
+from relay.store.correspondence import (
+    add_leave,
+    add_notice,
+    contacts,
+    create_event,
+    done,
+    event_games,
+    event_of_game,
+    get_event,
+    leaves,
+    list_events,
+    notices,
+    record_done,
+    set_contact,
+)
+from relay.store.models import CorrespondenceEvent, CorrespondenceMail, Game
+from relay.store.tournaments import (
+    Pairing,
+    add_player,
+    create_game,
+    create_round,
+    create_tournament,
+    get_tournament,
+    list_players,
+)
+
+__all__ = [
+    "CorrespondenceDesk",
+    "CorrespondenceError",
+    "CreatedEvent",
+    "DueItem",
+    "GameDaysView",
+    "NewEvent",
+    "NewPlayer",
+]
+
+log = logging.getLogger(__name__)
+
+#: Who records the rules' rulings in the games' logs and the audit trail.
+RULES = Identity("correspondence rules", "arbiter")
+#: Longest name and address a player may have.
+MAX_TEXT = 200
+#: How often ``relay serve`` acts on what falls due.
+SWEEP_SECONDS = 3600.0
+#: Most players in one event (a round robin of 40 is 780 games).
+MAX_PLAYERS = 40
+#: The days an event's start and a leave may fall on.
+FIRST_DAY, LAST_DAY = date(1990, 1, 1), date(2199, 12, 31)
+
+_CONTROLS = {
+    EventKind.STANDARD: CorrespondenceControl.standard,
+    EventKind.TEAM: CorrespondenceControl.team,
+    EventKind.RAPID: CorrespondenceControl.rapid,
+}
+#: The kinds of due that end the game, won by the other side.
+_ENDINGS = (DueKind.FLAG, DueKind.FORFEIT, DueKind.GAME_LOST)
+
+
+class CorrespondenceError(ValueError, RefusedError):
+    """What a player may not do: move in another's game or out of turn, a leave the rules
+    do not grant."""
+
+
+class CorrespondenceInputError(ValueError, InvalidInputError):
+    """An event that cannot be: too few or too many players, a name or address that
+    cannot be used, an unknown time zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    name: str
+    email: str | None = None
+    rating: int | None = None
+    time_zone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """A correspondence round robin: every game starts on ``started``."""
+
+    name: str
+    control: EventKind
+    format: TournamentFormat
+    started: date
+    players: tuple[NewPlayer, ...]
+    ts_email: str | None = None
+    double: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedEvent:
+    tournament_id: int
+    games: int
+    #: Each player's key, shown once: player id -> (name, key).
+    keys: dict[int, tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class GameDaysView:
+    """One game's days for its page: each clock, who is to move, what is due today."""
+
+    game_id: int
+    tournament_id: int
+    control: CorrespondenceControl
+    started: date
+    today: date
+    finished: bool
+    to_move: Side | None
+    white: PlayerClock
+    black: PlayerClock
+    sent: tuple[date, ...]
+    leaves: Leaves
+    due: tuple[Due, ...]
+    time_zones: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class DueItem:
+    """Something due today in a game of an event, for the Tournament Secretary's list."""
+
+    game_id: int
+    white: str
+    black: str
+    due: Due
+    #: The day the hub acted on it (sent the letter, recorded the ruling), if it has.
+    done_on: date | None = None
+
+
+@dataclass
+class _Game:
+    """A game as a sweep reads it."""
+
+    pairing: Pairing
+    record: GameRecord
+    days: GameDays
+    done: list[CorrespondenceMail] = field(default_factory=list)
+
+
+class CorrespondenceDesk:
+    """Correspondence events of one hub."""
+
+    def __init__(
+        self,
+        recorder: GameRecorder,
+        views: GameViews,
+        desk: ArbiterDesk,
+        now: Callable[[], float],
+        *,
+        page_url: Callable[[int], str] = lambda game_id: f"/correspondence?game={game_id}",
+    ) -> None:
+        self._recorder = recorder
+        self._views = views
+        self._desk = desk
+        self._now = now
+        self._page_url = page_url
+        #: Sends the letters; None: nothing is mailed (what falls due is still recorded).
+        self.mailer: Mailer | None = None
+
+    def today(self) -> date:
+        return utc_day(self._now())
+
+    # Events
+
+    async def create(self, event: NewEvent, who: Identity) -> CreatedEvent:
+        """A new event with its players, their keys, and every game of its round robin."""
+        _check_event(event)
+        rounds = (double_round_robin if event.double else berger_rounds)(len(event.players))
+        starts = datetime.combine(event.started, time(), UTC)
+
+        def work(session: Session) -> CreatedEvent:
+            tournament = create_tournament(
+                session, name=event.name, site="correspondence", start_date=event.started
+            )
+            assert tournament.id is not None
+            ids: list[int] = []
+            keys: dict[int, tuple[str, str]] = {}
+            for number, entrant in enumerate(event.players, start=1):
+                player = add_player(
+                    session,
+                    tournament_id=tournament.id,
+                    start_number=number,
+                    name=entrant.name,
+                    rating=entrant.rating,
+                )
+                assert player.id is not None
+                ids.append(player.id)
+                set_contact(
+                    session,
+                    player_id=player.id,
+                    email=entrant.email,
+                    time_zone=entrant.time_zone,
+                )
+                key = create_token(
+                    session,
+                    user=cc_player_user(player.id),
+                    role=CC_PLAYER_ROLE,
+                    player_id=player.id,
+                )
+                keys[player.id] = (entrant.name, key)
+            games = 0
+            for number, boards in enumerate(rounds, start=1):
+                round_ = create_round(
+                    session,
+                    tournament_id=tournament.id,
+                    number=number,
+                    starts_at=starts,
+                    published=True,
+                )
+                assert round_.id is not None
+                board = 0
+                for white, black in boards:
+                    if max(white, black) > len(ids):
+                        continue  # the bye of an odd number of players
+                    board += 1
+                    create_game(
+                        session,
+                        round_id=round_.id,
+                        board=board,
+                        white_id=ids[white - 1],
+                        black_id=ids[black - 1],
+                    )
+                    games += 1
+            create_event(
+                session,
+                tournament_id=tournament.id,
+                control=event.control.value,
+                format=event.format.value,
+                started=event.started,
+                ts_email=event.ts_email,
+            )
+            audit(
+                session,
+                who=who,
+                action="correspondence-event",
+                target=f"tournament {tournament.id}",
+                detail={"players": len(ids), "games": games, "control": event.control.value},
+            )
+            session.commit()
+            return CreatedEvent(tournament.id, games, keys)
+
+        return await self._recorder.run(work)
+
+    async def events(self) -> list[tuple[CorrespondenceEvent, str]]:
+        """Every event, with its tournament's name."""
+
+        def read(session: Session) -> list[tuple[CorrespondenceEvent, str]]:
+            return [
+                (event, get_tournament(session, tournament_id=event.tournament_id).name)
+                for event in list_events(session)
+            ]
+
+        return await self._recorder.read(read)
+
+    # A player's actions
+
+    async def move(self, *, game_id: int, ply: int, text: str, who: Identity) -> EntryChange:
+        """A player's move for ``ply`` of their game: the rulings due before it are applied
+        first (a flag that fell yesterday ends the game before today's move comes)."""
+        view = await self._views.game(game_id)
+        side = _side_of(view.pairing, who)
+        mover: Side = "white" if ply % 2 else "black"
+        if side != mover:
+            raise CorrespondenceError(f"ply {ply} is {mover.capitalize()}'s move, not yours")
+        event = await self._recorder.read(lambda s: event_of_game(s, game_id=game_id))
+        await self._sweep_event(event, only=game_id)
+        return await self._desk.enter_move(
+            game_id=game_id, ply=ply, text=text, who=who, timed=False
+        )
+
+    async def notice(self, *, game_id: int, who: Identity) -> bool:
+        """The player to move tells the opponent and the TS that this move will take longer
+        (C.3.1.B), today; False when the move had a notice already."""
+        view = await self._views.game(game_id)
+        side = _side_of(view.pairing, who)
+        record = view.record(view.version)
+        if record.result.is_decided:
+            raise CorrespondenceError(f"game {game_id} is over")
+        to_move: Side = "white" if record.board.turn else "black"
+        if side != to_move:
+            raise CorrespondenceError("a notice of delay is for the move you are to make")
+        ply, today = len(record.board.move_stack) + 1, self.today()
+
+        def work(session: Session) -> bool:
+            kept = add_notice(session, game_id=game_id, ply=ply, sent=today)
+            if kept:
+                audit(
+                    session, who=who, action="notice", target=f"game {game_id}", detail={"ply": ply}
+                )
+            session.commit()
+            return kept
+
+        return await self._recorder.run(work)
+
+    async def leave(self, *, tournament_id: int, first: date, last: date, who: Identity) -> Leave:
+        """A leave the player announces today (C.8), refused in words when the rules do not
+        grant it."""
+        if who.player_id is None:
+            raise CorrespondenceError("a leave is announced with a player's key")
+        check_day(first, "a leave's first day")
+        check_day(last, "a leave's last day")
+        player_id, today = who.player_id, self.today()
+
+        def work(session: Session) -> Leave:
+            event = get_event(session, tournament_id=tournament_id)
+            if player_id not in {p.id for p in list_players(session, tournament_id=tournament_id)}:
+                raise CorrespondenceError(f"you play no game in tournament {tournament_id}")
+            taken = [
+                Leave(row.announced, row.first, row.last)
+                for row in leaves(session, tournament_id=tournament_id)
+                if row.player_id == player_id
+            ]
+            new = Leave(today, first, last)
+            check_leave(new, taken, event.started, _control(event))
+            add_leave(
+                session,
+                tournament_id=tournament_id,
+                player_id=player_id,
+                announced=today,
+                first=first,
+                last=last,
+            )
+            audit(
+                session,
+                who=who,
+                action="leave",
+                target=f"tournament {tournament_id}",
+                detail={"first": first.isoformat(), "last": last.isoformat()},
+            )
+            session.commit()
+            return new
+
+        return await self._recorder.run(work)
+
+    # Reads
+
+    async def game(self, game_id: int) -> GameDaysView:
+        """The game's days as they stand today."""
+        view = await self._views.game(game_id)
+        record = view.record(view.version)
+        today = self.today()
+
+        def read(
+            session: Session,
+        ) -> tuple[CorrespondenceEvent, Leaves, dict[int, date], tuple[str, str]]:
+            event = event_of_game(session, game_id=game_id)
+            game = view.pairing.game
+            zones = contacts(session, player_ids=[game.white_id, game.black_id])
+            return (
+                event,
+                _leaves_of(session, event.tournament_id, game),
+                notices(session, game_ids=[game_id]).get(game_id, {}),
+                tuple(  # type: ignore[return-value]
+                    zones[p].time_zone if p in zones else "UTC"
+                    for p in (game.white_id, game.black_id)
+                ),
+            )
+
+        event, game_leaves, game_notices, zones = await self._recorder.read(read)
+        control = _control(event)
+        days = GameDays(event.started, sent_days(_move_times(record)), game_notices)
+        finished = record.result.is_decided
+        white, black = clocks(
+            days, control, max(today, event.started), game_leaves, finished=finished
+        )
+        due: list[Due] = []
+        if not finished and today >= event.started:
+            game_done = await self._recorder.read(lambda s: list(done(s, game_ids=[game_id])))
+            due = _due(days, control, today, game_leaves, game_done)
+        return GameDaysView(
+            game_id=game_id,
+            tournament_id=event.tournament_id,
+            control=control,
+            started=event.started,
+            today=today,
+            finished=finished,
+            to_move=None if finished else days.to_move,
+            white=white,
+            black=black,
+            sent=days.sent,
+            leaves=game_leaves,
+            due=tuple(due),
+            time_zones=zones,
+        )
+
+    async def due(self, tournament_id: int) -> list[DueItem]:
+        """What is due today in the event's unfinished games, and what the hub did about it
+        (the Tournament Secretary's list)."""
+        event = await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+        today = self.today()
+        items: list[DueItem] = []
+        for game in await self._games(event):
+            if game.record.result.is_decided or today < event.started:
+                continue
+            done_on = {
+                (row.kind, row.side): row.done_on
+                for row in game.done
+                if row.ply == game.days.pending_ply
+            }
+            for item in _due(
+                game.days, _control(event), today, await self._leaves(event, game), game.done
+            ):
+                items.append(
+                    DueItem(
+                        game_id=game.pairing.game_id,
+                        white=game.pairing.white.name,
+                        black=game.pairing.black.name,
+                        due=item,
+                        done_on=done_on.get((item.kind.value, item.side)),
+                    )
+                )
+        return items
+
+    # What falls due
+
+    async def sweep(self, tournament_id: int | None = None) -> list[DueItem]:
+        """Apply what is due today in every unfinished game (of one event, or of all):
+        rulings recorded, letters sent, each once. What was done now, in order."""
+        if tournament_id is None:
+            events = [event for event, _ in await self.events()]
+        else:
+            events = [
+                await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+            ]
+        acted: list[DueItem] = []
+        for event in events:
+            acted += await self._sweep_event(event)
+        return acted
+
+    async def _sweep_event(
+        self, event: CorrespondenceEvent, only: int | None = None
+    ) -> list[DueItem]:
+        today = self.today()
+        if today < event.started:
+            return []
+        acted: list[DueItem] = []
+        for game in await self._games(event, only=only):
+            if game.record.result.is_decided:
+                continue
+            game_leaves = await self._leaves(event, game)
+            for item in _due(game.days, _control(event), today, game_leaves, game.done):
+                if await self._act(event, game, item, today):
+                    acted.append(
+                        DueItem(
+                            game.pairing.game_id,
+                            game.pairing.white.name,
+                            game.pairing.black.name,
+                            item,
+                            today,
+                        )
+                    )
+                if item.kind in _ENDINGS:
+                    break
+        return acted
+
+    async def _act(self, event: CorrespondenceEvent, game: _Game, item: Due, today: date) -> bool:
+        """Do what ``item`` asks, once; whether it was done now."""
+        key = (game.days.pending_ply, item.kind.value, item.side)
+        if any((row.ply, row.kind, row.side) == key for row in game.done):
+            return False
+        game_id = game.pairing.game_id
+        if item.kind in _ENDINGS:
+            result = Result.BLACK_WINS if item.side == "white" else Result.WHITE_WINS
+            reason = (
+                f"{item.side.capitalize()}: {item.kind.value} since {item.since} ({item.article})"
+            )
+            await self._desk.set_result(game_id=game_id, result=result, who=RULES, reason=reason)
+        sent_to = await self._send(event, game, item)
+        row = CorrespondenceMail(
+            game_id=game_id,
+            ply=game.days.pending_ply,
+            kind=item.kind.value,
+            side=item.side,
+            since=item.since,
+            done_on=today,
+            sent_to=",".join(sent_to),
+        )
+
+        def keep(session: Session) -> bool:
+            kept = record_done(session, row)
+            session.commit()
+            return kept
+
+        kept = await self._recorder.run(keep)
+        if kept:
+            game.done.append(row)
+        return kept
+
+    async def _send(self, event: CorrespondenceEvent, game: _Game, item: Due) -> tuple[str, ...]:
+        """Mail the letter for ``item``, if there is someone to write to and a mailer; whom
+        it went to (nobody when it could not go: the failure is logged)."""
+        facts = await self._facts(event, game)
+        written = letter(item, facts)
+        if written is None or self.mailer is None:
+            return ()
+        try:
+            await self.mailer.send(written)
+        except MailError as error:
+            log.error(
+                "game %d: the %s letter could not be sent: %s",
+                facts.game_id,
+                item.kind.value,
+                error,
+            )
+            return ()
+        return written.to
+
+    async def _facts(self, event: CorrespondenceEvent, game: _Game) -> GameFacts:
+        pairing = game.pairing
+
+        def read(session: Session) -> dict[int, str | None]:
+            found = contacts(session, player_ids=[pairing.white.id or 0, pairing.black.id or 0])
+            return {pid: row.email for pid, row in found.items()}
+
+        emails = await self._recorder.read(read)
+        record = game.record
+        last: str | None = None
+        if record.board.move_stack:
+            ply = len(record.board.move_stack)
+            number = (ply + 1) // 2
+            san = record.moves[-1].san if record.moves else ""
+            last = f"{number}.{'' if ply % 2 else '..'}{san}"
+        return GameFacts(
+            event=pairing.tournament.name,
+            game_id=pairing.game_id,
+            white=pairing.white.name,
+            black=pairing.black.name,
+            white_email=emails.get(pairing.white.id or 0),
+            black_email=emails.get(pairing.black.id or 0),
+            ts_email=event.ts_email,
+            url=self._page_url(pairing.game_id),
+            last_move=last,
+            last_move_sent=game.days.sent[-1] if game.days.sent else None,
+        )
+
+    async def _games(self, event: CorrespondenceEvent, only: int | None = None) -> list[_Game]:
+        def read(
+            session: Session,
+        ) -> tuple[list[Game], dict[int, dict[int, date]], list[CorrespondenceMail]]:
+            games = [
+                g
+                for g in event_games(session, tournament_id=event.tournament_id)
+                if only is None or g.id == only
+            ]
+            ids = [g.id for g in games if g.id is not None]
+            return games, notices(session, game_ids=ids), list(done(session, game_ids=ids))
+
+        games, game_notices, game_done = await self._recorder.read(read)
+        found: list[_Game] = []
+        for row in games:
+            assert row.id is not None
+            view = await self._views.game(row.id)
+            record = view.record(view.version)
+            days = GameDays(
+                event.started, sent_days(_move_times(record)), game_notices.get(row.id, {})
+            )
+            found.append(
+                _Game(view.pairing, record, days, [d for d in game_done if d.game_id == row.id])
+            )
+        return found
+
+    async def _leaves(self, event: CorrespondenceEvent, game: _Game) -> Leaves:
+        return await self._recorder.read(
+            lambda s: _leaves_of(s, event.tournament_id, game.pairing.game)
+        )
+
+
+async def sweep_every(desk: CorrespondenceDesk, seconds: float = SWEEP_SECONDS) -> None:
+    """Act on what falls due in every event, now and every ``seconds``, until cancelled; a
+    sweep that fails is logged and the next one comes as planned."""
+    while True:
+        try:
+            acted = await desk.sweep()
+        except Exception:
+            log.exception("the correspondence sweep failed; the next in %.0f s", seconds)
+        else:
+            for item in acted:
+                log.info("game %d: %s (%s) for %s", item.game_id, item.due.kind.value,
+                         item.due.article, item.due.side)  # fmt: skip
+        await asyncio.sleep(seconds)
+
+
+def _due(
+    days: GameDays,
+    control: CorrespondenceControl,
+    today: date,
+    game_leaves: Leaves,
+    game_done: Sequence[CorrespondenceMail],
+) -> list[Due]:
+    """What is due today, the waiting player's reminder and message to the TS dated by
+    when the hub sent them for the move being thought about."""
+    sent = {row.kind: row.done_on for row in game_done if row.ply == days.pending_ply}
+    return due_today(
+        days,
+        control,
+        today,
+        game_leaves,
+        reminder=sent.get(DueKind.REMINDER.value),
+        informed=sent.get(DueKind.INFORM_TS.value),
+    )
+
+
+def _leaves_of(session: Session, tournament_id: int, game: Game) -> Leaves:
+    rows = leaves(session, tournament_id=tournament_id)
+
+    def of(player_id: int) -> tuple[Leave, ...]:
+        return tuple(Leave(r.announced, r.first, r.last) for r in rows if r.player_id == player_id)
+
+    return Leaves(of(game.white_id), of(game.black_id))
+
+
+def _move_times(record: GameRecord) -> list[float]:
+    """When each ply of the game as it stands was first recorded (a correction keeps the
+    day the move was sent)."""
+    first: dict[int, float] = {}
+    for move in record.moves:
+        if isinstance(move, MoveMade | MoveCorrected):
+            first.setdefault(move.ply, move.at)
+    return [first[ply] for ply in range(1, len(record.board.move_stack) + 1) if ply in first]
+
+
+def _side_of(pairing: Pairing, who: Identity) -> Side:
+    if who.player_id is not None and who.player_id == pairing.white.id:
+        return "white"
+    if who.player_id is not None and who.player_id == pairing.black.id:
+        return "black"
+    raise CorrespondenceError(f"game {pairing.game_id} is not yours")
+
+
+def _control(event: CorrespondenceEvent) -> CorrespondenceControl:
+    return _CONTROLS[EventKind(event.control)]()
+
+
+def check_day(day: date, what: str) -> None:
+    """Refuse a day the rules' arithmetic cannot be asked about (months and days are
+    added to it)."""
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise CorrespondenceInputError(f"{what} {day} is not between {FIRST_DAY} and {LAST_DAY}")
+
+
+def _check_event(event: NewEvent) -> None:
+    check_day(event.started, "the start")
+    if not 2 <= len(event.players) <= MAX_PLAYERS:
+        raise CorrespondenceInputError(
+            f"an event has 2 to {MAX_PLAYERS} players, not {len(event.players)}"
+        )
+    _check_text(event.name, "the event's name")
+    if event.ts_email is not None:
+        _check_email(event.ts_email)
+    names = set()
+    for player in event.players:
+        _check_text(player.name, "a player's name")
+        if player.name in names:
+            raise CorrespondenceInputError(f"{player.name} is entered twice")
+        names.add(player.name)
+        if player.email is not None:
+            _check_email(player.email)
+        try:
+            ZoneInfo(player.time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise CorrespondenceInputError(f"{player.time_zone!r} is not a time zone") from None
+
+
+def _check_text(text: str, what: str) -> None:
+    if not text.strip() or len(text) > MAX_TEXT or not text.isprintable():
+        raise CorrespondenceInputError(f"{what} is 1 to {MAX_TEXT} printable characters")
+
+
+def _check_email(address: str) -> None:
+    """An address a letter can go to: one ``@``, no spaces or line breaks (which would
+    write headers of their own)."""
+    local, at, domain = address.partition("@")
+    if not (local and at and domain) or "@" in domain or len(address) > MAX_TEXT:
+        raise CorrespondenceInputError(f"{address!r} is not an email address")
+    if any(c.isspace() or not c.isprintable() for c in address):
+        raise CorrespondenceInputError(f"{address!r} is not an email address")

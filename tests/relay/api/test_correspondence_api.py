@@ -1,0 +1,361 @@
+"""Correspondence events through the API, whole games walked through the IECG rules on a
+clock the test moves a day at a time (docs/correspondence.md): the round robin and its
+keys, moves in turn, a flag at move 10, leave stopping one clock and cancelled by a move, a
+31-day move forfeited, the TS's list, and hostile input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from relay.api.app import create_app
+from relay.config import Settings
+from tests.relay.api.helpers import hub_of, token
+from tests.smtp_server import HOST, Inbox, serve
+
+START = date(2027, 3, 1)
+
+
+class Days:
+    """The hub's clock: noon UTC of ``today``."""
+
+    def __init__(self, today: date) -> None:
+        self.today = today
+
+    def now(self) -> float:
+        return datetime.combine(self.today, time(12), UTC).timestamp()
+
+    def to(self, day: date) -> None:
+        assert day >= self.today
+        self.today = day
+
+
+class Event:
+    """A correspondence event of four players on the test's days."""
+
+    def __init__(self, client: TestClient, control: str = "standard") -> None:
+        self.client = client
+        self.days = Days(START)
+        hub_of(client).now = self.days.now
+        self.arbiter = token(client, "arbiter")
+        body = {
+            "name": "IECG Class B 27",
+            "control": control,
+            "format": "class",
+            "started": START.isoformat(),
+            "ts_email": "ts@iecg.example",
+            "players": [
+                {"name": "Alder, Ann", "email": "ann@example.org"},
+                {"name": "Birch, Ben", "email": "ben@example.org", "time_zone": "Europe/Oslo"},
+                {"name": "Cedar, Cy"},
+                {"name": "Dogwood, Di"},
+            ],
+        }
+        answer = client.post("/api/correspondence", json=body, headers=self.arbiter)
+        assert answer.status_code == 201, answer.text
+        self.created = answer.json()
+        self.tournament_id = self.created["tournament_id"]
+        self.keys = {
+            key["name"]: {"Authorization": f"Bearer {key['key']}"} for key in self.created["keys"]
+        }
+        self.rounds = [
+            r for r in client.get("/api/rounds").json() if r["tournament_id"] == self.tournament_id
+        ]
+        games = client.get(f"/api/rounds/{self.rounds[0]['id']}/games").json()
+        self.game = games[0]
+        self.game_id = self.game["id"]
+        self.white = self.keys[self.game["white"]["name"]]
+        self.black = self.keys[self.game["black"]["name"]]
+
+    def on(self, day: date) -> Event:
+        self.days.to(day)
+        return self
+
+    def move(self, ply: int, san: str, who: dict[str, str] | None = None) -> Any:
+        who = who or (self.white if ply % 2 else self.black)
+        return self.client.post(
+            f"/api/correspondence/games/{self.game_id}/moves",
+            json={"ply": ply, "move": san},
+            headers=who,
+        )
+
+    def game_days(self, headers: dict[str, str] | None = None) -> dict[str, Any]:
+        answer = self.client.get(f"/api/correspondence/games/{self.game_id}", headers=headers)
+        assert answer.status_code == 200, answer.text
+        return answer.json()  # type: ignore[no-any-return]
+
+    def sweep(self) -> list[dict[str, Any]]:
+        """What the hub did now in the test's game (the event's other games, unplayed,
+        have their own flags falling)."""
+        answer = self.client.post(
+            f"/api/correspondence/{self.tournament_id}/sweep", headers=self.arbiter
+        )
+        assert answer.status_code == 200, answer.text
+        return [item for item in answer.json() if item["game_id"] == self.game_id]
+
+    def result(self) -> str:
+        return str(
+            self.client.get(f"/api/games/{self.game_id}", headers=self.arbiter).json()["result"]
+        )
+
+
+@pytest.fixture
+def client(tmp_path) -> Iterator[TestClient]:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'cc.db'}", rate_limit=0)
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def test_a_round_robin_of_four_is_six_games_in_three_rounds_with_a_key_each(client):
+    event = Event(client)
+    assert event.created["games"] == 6
+    assert len(event.created["keys"]) == 4
+    assert [r["number"] for r in event.rounds] == [1, 2, 3]
+    assert all(r["published"] for r in event.rounds)
+    listed = client.get("/api/correspondence").json()
+    assert listed == [
+        {
+            "tournament_id": event.tournament_id,
+            "name": "IECG Class B 27",
+            "control": "standard",
+            "format": "class",
+            "started": START.isoformat(),
+        }
+    ]
+    days = event.game_days()
+    assert days["to_move"] == "white"
+    # Standard: 40 days for the first 10 moves (C.6.A), nothing used yet.
+    assert days["white"] | {"decision": None} == {
+        "moves": 0, "used": 0, "next_control": 10, "allowance": 40, "left": 40, "decision": None
+    }  # fmt: skip
+    assert days["due"] == []  # the public sees no due list
+
+
+def test_moves_go_in_turn_each_with_its_players_key(client):
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    assert event.move(1, "e4").json()["repeated"] is True  # sent again: acknowledged
+    wrong_side = event.move(2, "e5", who=event.white)
+    assert wrong_side.status_code == 409
+    assert "Black's move" in wrong_side.json()["detail"]
+    stranger = next(k for n, k in event.keys.items() if k not in (event.white, event.black))
+    assert event.move(2, "e5", who=stranger).status_code == 409
+    assert event.move(2, "e9").status_code == 422  # no such move
+    event.on(START + timedelta(days=3))
+    assert event.move(2, "e5").status_code == 200
+    days = event.game_days()
+    assert days["sent"] == [START.isoformat(), (START + timedelta(days=3)).isoformat()]
+    # Black received e4 on the 2nd (one day of transmission, C.2.B) and replied on the 4th:
+    # two days (C.6.D).
+    assert days["black"]["used"] == 2
+    assert days["to_move"] == "white"
+
+
+# 1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5 7.Bb3 d6 8.c3 O-O 9.h3 Nb8
+RUY_LOPEZ = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
+             "Bb3", "d6", "c3", "O-O", "h3", "Nb8"]  # fmt: skip
+
+
+def test_a_flag_falls_at_move_10(client):
+    # White takes 4 days a move and Black answers the day each move is sent. Move 1: from
+    # the start (no transmission day) to the 4th day. Every later White move: Black's reply
+    # sent on day B, received B+1, White's answer on B+5: 4 days. After 9 moves White has
+    # used 36 of the 40 days the control at move 10 allows (C.6.A). Silent on move 10: by
+    # B+5 4 days (40, still in time); on B+6 5 days, 41: the flag falls (C.6.B) and Black
+    # wins. Nothing doubles: no move takes more than 10 days (C.3.1.B).
+    event = Event(client)
+    day = START
+    for number in range(9):
+        day += timedelta(days=4 if number == 0 else 5)
+        assert event.on(day).move(2 * number + 1, RUY_LOPEZ[2 * number]).status_code == 200
+        assert event.move(2 * number + 2, RUY_LOPEZ[2 * number + 1]).status_code == 200
+    assert event.game_days()["white"]["used"] == 36
+    event.on(day + timedelta(days=5))
+    assert [item["due"]["kind"] for item in event.sweep()] == []
+    assert event.game_days()["white"]["left"] == 0
+    event.on(day + timedelta(days=6))
+    acted = event.sweep()
+    assert [(a["due"]["kind"], a["due"]["side"], a["due"]["article"]) for a in acted] == [
+        ("flag", "white", "C.6.B")
+    ]
+    assert event.result() == "0-1"
+    assert event.sweep() == []  # once
+    late = event.move(19, "d4")
+    assert late.status_code == 409
+    assert "over" in late.json()["detail"]
+
+
+def test_a_leave_stops_only_its_players_clock(client):
+    # White plays e4 on the start day. Black, on the 2nd, announces a leave for the 4th to
+    # the 13th (10 days, in advance: C.8.B). On the 16th Black has had the dates after the
+    # 2nd (his day of receipt) up to the 16th: 14 days, 10 of them leave (C.8.A), so 4
+    # count. White's clock is not stopped: it is not White's move.
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    event.on(START + timedelta(days=1))
+    leave = client.post(
+        f"/api/correspondence/{event.tournament_id}/leave",
+        json={"first": "2027-03-04", "last": "2027-03-13"},
+        headers=event.black,
+    )
+    assert leave.status_code == 201, leave.text
+    event.on(START + timedelta(days=15))
+    days = event.game_days()
+    assert days["black"]["used"] == 4
+    assert days["white"]["used"] == 0
+    assert days["black_leaves"] == [
+        {"announced": "2027-03-02", "first": "2027-03-04", "last": "2027-03-13"}
+    ]
+
+
+def test_a_move_during_the_leave_ends_it_for_that_game(client):
+    # As above, but Black moves on the 6th, in his leave: the 4th and 5th stay leave, from
+    # the 6th on the game counts normal time (C.8.C). Black's move 1: dates after the 2nd to
+    # the 6th, 4, less 2 of leave: 2 days. White answers the same day (0 days). Black's move
+    # 2 from the 6th: received the 7th; on the 11th, 4 days that count (8th to 11th), though
+    # they are in his leave: 2 + 4 = 6. Were the leave not ended, 2 + 0.
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    event.on(START + timedelta(days=1))
+    client.post(
+        f"/api/correspondence/{event.tournament_id}/leave",
+        json={"first": "2027-03-04", "last": "2027-03-13"},
+        headers=event.black,
+    )
+    event.on(START + timedelta(days=5))
+    assert event.move(2, "e5").status_code == 200
+    assert event.move(3, "Nf3").status_code == 200
+    event.on(START + timedelta(days=10))
+    assert event.game_days()["black"]["used"] == 6
+
+
+def test_a_leave_the_rules_do_not_grant_is_refused_in_words(client):
+    event = Event(client)
+    today = client.post(
+        f"/api/correspondence/{event.tournament_id}/leave",
+        json={"first": START.isoformat(), "last": "2027-03-05"},
+        headers=event.black,
+    )
+    assert today.status_code == 409
+    assert "in advance" in today.json()["detail"]
+    too_long = client.post(
+        f"/api/correspondence/{event.tournament_id}/leave",
+        json={"first": "2027-03-10", "last": "2027-05-10"},
+        headers=event.black,
+    )
+    assert too_long.status_code == 409
+    assert "45" in too_long.json()["detail"]
+
+
+def test_a_31_day_move_is_forfeited(client):
+    # White, to make move 1, sends a notice of delay on the 3rd (C.3.1.B): his time doubles
+    # only from the 21st day. On day 30 (the 31st of March) he has used 20 + 2 x 10 = 40,
+    # still in time, but for a single move 30 days is the most (C.3.1.A). On day 31 both the
+    # flag (42 > 40) and the 31-day move fall due: the single-move ruling first, the game
+    # forfeited.
+    event = Event(client)
+    event.on(START + timedelta(days=2))
+    notice = client.post(f"/api/correspondence/games/{event.game_id}/notice", headers=event.white)
+    assert notice.json() == {"kept": True}
+    event.on(START + timedelta(days=30))
+    kinds = [item["due"]["kind"] for item in event.sweep()]
+    assert "forfeit" not in kinds
+    assert "flag" not in kinds
+    assert event.result() == "*"
+    event.on(START + timedelta(days=31))
+    acted = event.sweep()
+    assert [(a["due"]["kind"], a["due"]["article"]) for a in acted] == [("forfeit", "C.3.1.A")]
+    assert event.result() == "0-1"
+
+
+def test_the_ts_list_shows_what_is_due_and_when_it_was_done(client):
+    # White silent for 11 days: from the 11th day his time counts double (C.3.1.B), and
+    # Black reminds him, copy to the TS (C.3.1.C).
+    event = Event(client)
+    event.on(START + timedelta(days=11))
+    url = f"/api/correspondence/{event.tournament_id}/due"
+    due = client.get(url, headers=event.arbiter).json()
+    mine = [item for item in due if item["game_id"] == event.game_id]
+    assert {(i["due"]["kind"], i["due"]["side"], i["done_on"]) for i in mine} == {
+        ("doubled-time", "white", None),
+        ("reminder", "black", None),
+    }
+    assert {d["kind"] for d in event.game_days(event.white)["due"]} == {
+        "doubled-time", "reminder"
+    }  # fmt: skip
+    assert {(a["due"]["kind"], a["done_on"]) for a in event.sweep()} == {
+        ("doubled-time", "2027-03-12"), ("reminder", "2027-03-12")
+    }  # fmt: skip
+    done = client.get(url, headers=event.arbiter).json()
+    # The reminder went out: it is no longer due; the doubling goes on, done (noted) today.
+    assert {(i["due"]["kind"], i["done_on"]) for i in done if i["game_id"] == event.game_id} == {
+        ("doubled-time", "2027-03-12")
+    }
+    assert event.sweep() == []  # each once
+    assert client.get(url, headers=event.white).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"started": "0001-01-01"}, "between"),
+        ({"players": [{"name": "Solo, Sam"}]}, "players"),
+        ({"players": [{"name": "A, A", "time_zone": "Mars/Olympus"}, {"name": "B, B"}]}, "zone"),
+        ({"players": [{"name": "A, A", "email": "a@b\r\nBcc: all@x"}, {"name": "B, B"}]}, ""),
+        ({"players": [{"name": "A, A"}, {"name": "A, A"}]}, "twice"),
+        ({"control": "blitz"}, ""),
+    ],
+)
+def test_an_event_that_cannot_be_is_refused_with_a_4xx(client, change, words):
+    body = {
+        "name": "Hostile",
+        "control": "standard",
+        "format": "class",
+        "started": "2027-01-01",
+        "players": [{"name": "A, A"}, {"name": "B, B"}],
+    } | change
+    answer = client.post("/api/correspondence", json=body, headers=token(client, "arbiter"))
+    assert answer.status_code == 422, answer.text
+    assert words in answer.text
+    assert client.get("/api/correspondence").json() == []
+
+
+def test_leave_dates_out_of_range_are_refused(client):
+    event = Event(client)
+    answer = client.post(
+        f"/api/correspondence/{event.tournament_id}/leave",
+        json={"first": "9999-12-30", "last": "9999-12-31"},
+        headers=event.black,
+    )
+    assert answer.status_code == 422
+
+
+def test_reminders_go_by_email_once(tmp_path):
+    # White silent for 11 days (C.3.1.B-C): the hub writes to White, copy to the TS, that
+    # Black is waiting for his move, and warns him that his time now counts double; a
+    # second sweep the same day writes nothing more.
+    inbox = Inbox()
+    for port in serve(inbox):
+        settings = Settings(
+            db_url=f"sqlite:///{tmp_path / 'mail.db'}",
+            rate_limit=0,
+            smtp=f"{HOST}:{port}",
+            smtp_sender="relay@iecg.example",
+            public_url="https://relay.iecg.example",
+        )
+        with TestClient(create_app(settings)) as client:
+            event = Event(client)
+            event.on(START + timedelta(days=11)).sweep()
+            event.sweep()
+    ours = [m for m in inbox.messages() if f"(game {event.game_id})" in m["Subject"]]
+    assert sorted(m["To"] for m in ours) == ["ann@example.org", "ann@example.org, ts@iecg.example"]
+    reminder = next(m for m in ours if "ts@" in m["To"])
+    assert reminder["From"] == "relay@iecg.example"
+    assert "C.3.1.C" in reminder.get_content()
+    assert f"https://relay.iecg.example/correspondence?game={event.game_id}" in (
+        reminder.get_content()
+    )
