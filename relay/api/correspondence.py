@@ -16,6 +16,8 @@ from relay.api.ids import GameId, TournamentId
 from relay.api.refusals import refusals
 from relay.api.schemas.correspondence import (
     ClockInfo,
+    ConditionalAnswer,
+    ConditionalIn,
     DueInfo,
     DueItemInfo,
     EventCreated,
@@ -148,6 +150,19 @@ async def move(
         except IllegalEntryError as error:
             return illegal_entry(error)
     return entry_answer(game_id, entered)
+
+
+@router.post("/games/{game_id}/conditional", response_model=ConditionalAnswer)
+async def conditional(
+    hub: HubDep, who: PlayerDep, game_id: GameId, body: ConditionalIn
+) -> ConditionalAnswer:
+    """A conditional sequence with the move you have just sent (C.4.E): "if you play X, I
+    play Y", step by step. It binds you until your opponent plays another move; each
+    expected move is answered at once in your name. A new one replaces it; 422 for a move
+    that is not legal in its turn."""
+    with refusals(f"correspondence game {game_id}"):
+        sequence = await hub.correspondence.propose(game_id=game_id, steps=body.steps, who=who)
+    return ConditionalAnswer(steps=len(sequence.steps), fen=sequence.fen)
 
 
 @router.post("/games/{game_id}/notice", response_model=NoticeAnswer)

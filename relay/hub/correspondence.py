@@ -18,15 +18,24 @@ to the Tournament Secretary go out by email; each is done once and kept
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import chess
 from sqlmodel import Session
 
 from relay.domain.correspondence.adjudication import TournamentFormat
+from relay.domain.correspondence.conditional import (
+    Conditional,
+    ConditionalSequence,
+    PlyKind,
+)
+from relay.domain.correspondence.conditional import answer as answer_sequence
+from relay.domain.correspondence.conditional import propose as propose_sequence
 from relay.domain.correspondence.days import CorrespondenceControl, EventKind
 from relay.domain.correspondence.game_days import (
     GameDays,
@@ -41,6 +50,7 @@ from relay.domain.correspondence.letters import GameFacts, letter
 from relay.domain.correspondence.silence import Due, DueKind, Side
 from relay.domain.correspondence.timekeeping import PlayerClock
 from relay.domain.errors import InvalidInputError, RefusedError
+from relay.domain.game.entries import Accepted
 from relay.domain.game.events import MoveCorrected, MoveMade
 from relay.domain.game.record import GameRecord
 from relay.domain.results import Result
@@ -56,13 +66,16 @@ from relay.store.correspondence import (
     contacts,
     create_event,
     done,
+    drop_conditional,
     event_games,
     event_of_game,
+    get_conditional,
     get_event,
     leaves,
     list_events,
     notices,
     record_done,
+    set_conditional,
     set_contact,
 )
 from relay.store.models import CorrespondenceEvent, CorrespondenceMail, Game
@@ -315,9 +328,90 @@ class CorrespondenceDesk:
             raise CorrespondenceError(f"ply {ply} is {mover.capitalize()}'s move, not yours")
         event = await self._recorder.read(lambda s: event_of_game(s, game_id=game_id))
         await self._sweep_event(event, only=game_id)
-        return await self._desk.enter_move(
+        before = view.record(view.version).board.copy()
+        entered = await self._desk.enter_move(
             game_id=game_id, ply=ply, text=text, who=who, timed=False
         )
+        if isinstance(entered.judged, Accepted) and not entered.change.record.result.is_decided:
+            await self._follow_conditional(game_id, before, entered.judged.san, side)
+        return entered
+
+    async def propose(
+        self, *, game_id: int, steps: Sequence[tuple[str, str]], who: Identity
+    ) -> ConditionalSequence:
+        """A conditional sequence (C.4.E) from the player who has just moved: each step the
+        opponent's move and the reply, in SAN. It binds the proposer until the opponent
+        deviates; a new one replaces it."""
+        view = await self._views.game(game_id)
+        side = _side_of(view.pairing, who)
+        record = view.record(view.version)
+        if record.result.is_decided:
+            raise CorrespondenceError(f"game {game_id} is over")
+        board = record.board.copy()
+        if ("white" if board.turn else "black") == side:
+            raise CorrespondenceError("a conditional sequence goes with the move you have sent")
+        sequence = propose_sequence(board, steps)
+
+        def keep(session: Session) -> None:
+            set_conditional(
+                session,
+                game_id=game_id,
+                proposer=side,
+                fen=sequence.fen,
+                steps=[(s.if_move.uci(), s.then_move.uci()) for s in sequence.steps],
+            )
+            audit(session, who=who, action="conditional", target=f"game {game_id}",
+                  detail={"steps": [list(step) for step in steps]})  # fmt: skip
+            session.commit()
+
+        await self._recorder.run(keep)
+        return sequence
+
+    async def _follow_conditional(
+        self, game_id: int, before: chess.Board, san: str, mover: Side
+    ) -> None:
+        """The opponent of a bound player moved: a move the sequence expected is answered
+        by its reply at once, in the proposer's name; any other ends the sequence."""
+        row = await self._recorder.read(lambda s: get_conditional(s, game_id=game_id))
+        if row is None or row.proposer == mover:
+            return
+        sequence = ConditionalSequence(
+            chess.WHITE if row.proposer == "white" else chess.BLACK,
+            row.fen,
+            tuple(
+                Conditional(chess.Move.from_uci(a), chess.Move.from_uci(b))
+                for a, b in json.loads(row.steps)
+            ),
+        )
+        today = self.today()
+        run = None
+        if before.fen() == sequence.fen:
+            run = answer_sequence(before, sequence, [san], received_on=today, mailed_on=today)
+        followed = run is not None and run.plies[0].kind is PlyKind.ACCEPTED
+        if run is not None and followed:
+            reply = run.plies[1]
+            await self._desk.enter_move(
+                game_id=game_id,
+                ply=len(before.move_stack) + 2,
+                text=reply.move.uci(),
+                who=_player_identity(row.proposer, (await self._views.game(game_id)).pairing),
+                timed=False,
+            )
+
+        def keep(session: Session) -> None:
+            if run is not None and followed and run.remaining is not None:
+                set_conditional(
+                    session,
+                    game_id=game_id,
+                    proposer=row.proposer,
+                    fen=run.remaining.fen,
+                    steps=[(s.if_move.uci(), s.then_move.uci()) for s in run.remaining.steps],
+                )
+            else:
+                drop_conditional(session, game_id=game_id)
+            session.commit()
+
+        await self._recorder.run(keep)
 
     async def notice(self, *, game_id: int, who: Identity) -> bool:
         """The player to move tells the opponent and the TS that this move will take longer
@@ -668,6 +762,14 @@ def _move_times(record: GameRecord) -> list[float]:
         if isinstance(move, MoveMade | MoveCorrected):
             first.setdefault(move.ply, move.at)
     return [first[ply] for ply in range(1, len(record.board.move_stack) + 1) if ply in first]
+
+
+def _player_identity(side: str, pairing: Pairing) -> Identity:
+    """The identity of the player on ``side``, in whose name the hub plays a conditional
+    reply."""
+    player = pairing.white if side == "white" else pairing.black
+    assert player.id is not None
+    return Identity(cc_player_user(player.id), CC_PLAYER_ROLE, player_id=player.id)
 
 
 def _side_of(pairing: Pairing, who: Identity) -> Side:

@@ -5,6 +5,7 @@ and never commit: the caller composes the transaction and commits it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -12,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from relay.store.models import (
+    CorrespondenceConditional,
     CorrespondenceEvent,
     CorrespondenceLeave,
     CorrespondenceMail,
@@ -170,3 +172,26 @@ def done(session: Session, *, game_ids: Sequence[int]) -> Sequence[Correspondenc
         .where(col(CorrespondenceMail.game_id).in_(game_ids))
         .order_by(col(CorrespondenceMail.id))
     ).all()
+
+
+def set_conditional(
+    session: Session, *, game_id: int, proposer: str, fen: str, steps: list[tuple[str, str]]
+) -> None:
+    """Keep the sequence that binds ``proposer`` in the game (replacing any before it)."""
+    row = session.get(CorrespondenceConditional, game_id) or CorrespondenceConditional(
+        game_id=game_id, proposer=proposer, fen=fen, steps="[]"
+    )
+    row.proposer, row.fen, row.steps = proposer, fen, json.dumps(steps)
+    session.add(row)
+    session.flush()
+
+
+def get_conditional(session: Session, *, game_id: int) -> CorrespondenceConditional | None:
+    return session.get(CorrespondenceConditional, game_id)
+
+
+def drop_conditional(session: Session, *, game_id: int) -> None:
+    row = session.get(CorrespondenceConditional, game_id)
+    if row is not None:
+        session.delete(row)
+        session.flush()

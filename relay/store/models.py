@@ -336,3 +336,18 @@ class CorrespondenceMail(SQLModel, table=True):
     done_on: date
     #: Whom the letter went to (comma-separated), empty when nobody could be written to.
     sent_to: str = ""
+
+
+class CorrespondenceConditional(SQLModel, table=True):
+    """The conditional sequence that binds a player in a game (C.4.E): from the position
+    ``fen`` (the opponent to move), each step the opponent's expected move and the reply,
+    as UCI pairs in a JSON list. One per game: a new proposal replaces it; a deviation or
+    the end of the line removes it."""
+
+    __tablename__ = "correspondence_conditional"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    #: ``white`` or ``black``: the player it binds.
+    proposer: str
+    fen: str
+    steps: str  # JSON: [["e7e5", "g1f3"], ...]

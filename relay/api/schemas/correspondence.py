@@ -120,3 +120,19 @@ class NoticeAnswer(Schema):
 class LeaveIn(Schema):
     first: date
     last: date
+
+
+Move = Annotated[str, Field(min_length=1, max_length=12, pattern=PLAIN_TEXT)]
+
+
+class ConditionalIn(Schema):
+    steps: list[tuple[Move, Move]] = Field(
+        min_length=1,
+        max_length=40,
+        description='each step: the opponent\'s move and your reply, e.g. [["e5", "Nf3"]]',
+    )
+
+
+class ConditionalAnswer(Schema):
+    steps: int = Field(description="the steps that bind you now")
+    fen: str = Field(description="the position the sequence starts from")

@@ -359,3 +359,41 @@ def test_reminders_go_by_email_once(tmp_path):
     assert f"https://relay.iecg.example/correspondence?game={event.game_id}" in (
         reminder.get_content()
     )
+
+
+def test_a_conditional_sequence_is_played_until_the_opponent_deviates(client):
+    # White sends 1.e4 with "if 1...e5 then 2.Nf3; if 2...Nc6 then 3.Bb5" (C.4.E). Black
+    # plays 1...e5 three days later: 2.Nf3 is played at once in White's name, the same day,
+    # so White's second move takes no day. Black then plays 2...Nf6, not the Nc6 expected:
+    # the sequence ends, and White is to move himself.
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    url = f"/api/correspondence/games/{event.game_id}/conditional"
+    line = {"steps": [["e5", "Nf3"], ["Nc6", "Bb5"]]}
+    assert client.post(url, json=line, headers=event.black).status_code == 409  # not his
+    proposed = client.post(url, json=line, headers=event.white)
+    assert proposed.status_code == 200, proposed.text
+    assert proposed.json()["steps"] == 2
+    event.on(START + timedelta(days=3))
+    assert event.move(2, "e5").status_code == 200
+    game = client.get(f"/api/games/{event.game_id}", headers=event.arbiter).json()
+    assert [m["san"] for m in game["moves"]] == ["e4", "e5", "Nf3"]
+    days = event.game_days()
+    assert days["to_move"] == "black"
+    assert days["white"]["used"] == 0  # e4 on the start day, Nf3 at once
+    assert event.move(4, "Nf6").status_code == 200
+    game = client.get(f"/api/games/{event.game_id}", headers=event.arbiter).json()
+    assert [m["san"] for m in game["moves"]] == ["e4", "e5", "Nf3", "Nf6"]
+    assert event.game_days()["to_move"] == "white"
+
+
+def test_a_conditional_move_that_is_not_legal_is_refused_in_words(client):
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    answer = client.post(
+        f"/api/correspondence/games/{event.game_id}/conditional",
+        json={"steps": [["e5", "Ke3"]]},
+        headers=event.white,
+    )
+    assert answer.status_code == 422
+    assert "Ke3" in answer.text

@@ -1,6 +1,6 @@
 """Correspondence events (docs/correspondence.md): the event's control and start, players'
-addresses, leaves, notices of delay, what the hub did about what fell due, and players'
-keys (``token.player_id``).
+addresses, leaves, notices of delay, conditional sequences, what the hub did about what
+fell due, and players' keys (``token.player_id``).
 
 Revision ID: 0010
 Revises: 0009
@@ -69,6 +69,14 @@ def upgrade() -> None:
         sa.UniqueConstraint("game_id", "ply", "kind", "side"),
     )
     op.create_index("ix_correspondence_mail_game_id", "correspondence_mail", ["game_id"])
+    op.create_table(
+        "correspondence_conditional",
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id"), nullable=False),
+        sa.Column("proposer", sa.String(), nullable=False),
+        sa.Column("fen", sa.String(), nullable=False),
+        sa.Column("steps", sa.String(), nullable=False),
+        sa.PrimaryKeyConstraint("game_id"),
+    )
     with op.batch_alter_table("token") as batch:
         batch.add_column(sa.Column("player_id", sa.Integer(), nullable=True))
         batch.create_foreign_key("fk_token_player_id_player", "player", ["player_id"], ["id"])
@@ -78,6 +86,7 @@ def downgrade() -> None:
     with op.batch_alter_table("token") as batch:
         batch.drop_constraint("fk_token_player_id_player", type_="foreignkey")
         batch.drop_column("player_id")
+    op.drop_table("correspondence_conditional")
     for table in ("correspondence_mail", "correspondence_notice"):
         op.drop_index(f"ix_{table}_game_id")
         op.drop_table(table)
