@@ -5,6 +5,7 @@ and has the hub act on it (``sweep``; the hub also sweeps on its own every hour)
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
@@ -29,6 +30,10 @@ from relay.api.schemas.correspondence import (
     MoveIn,
     NoticeAnswer,
     PlayerKey,
+    RatedGameInfo,
+    TableLineInfo,
+    WithdrawalIn,
+    WithdrawalInfo,
 )
 from relay.api.schemas.entries import EntryAnswer
 from relay.domain.correspondence.leave import Leave
@@ -203,6 +208,61 @@ async def sweep(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> li
     with refusals(f"correspondence event {tournament_id}"):
         items = await hub.correspondence.sweep(tournament_id)
     return [_item(item) for item in items]
+
+
+@router.post("/{tournament_id}/withdrawals", response_model=WithdrawalInfo, status_code=201)
+async def withdrawal(
+    hub: HubDep, who: ArbiterDep, tournament_id: TournamentId, body: WithdrawalIn
+) -> WithdrawalInfo:
+    """A player withdraws (C.9): his unfinished games end today, won by his opponents and
+    never rated; on the score table all his games are forfeits when at most half were
+    finished, else only the unfinished ones (9.B)."""
+    with refusals(f"correspondence event {tournament_id}"):
+        done = await hub.correspondence.withdraw(
+            tournament_id=tournament_id, player_id=body.player_id, kind=body.kind, who=who
+        )
+    return WithdrawalInfo(
+        player_id=done.player_id,
+        kind=done.kind,
+        on=done.on,
+        finished=done.finished,
+        games=done.games,
+        all_forfeited=done.all_forfeited,
+    )
+
+
+@router.get("/{tournament_id}/table", response_model=list[TableLineInfo])
+async def table(hub: HubDep, tournament_id: TournamentId) -> list[TableLineInfo]:
+    """The score table: points, Sonneborn-Berger (C.14), withdrawals' forfeits (9.B)."""
+    with refusals(f"correspondence event {tournament_id}"):
+        lines = await hub.correspondence.table(tournament_id)
+        names = await hub.correspondence.names(tournament_id)
+    return [
+        TableLineInfo(
+            place=line.place,
+            player_id=line.player,
+            name=names.get(line.player, "?"),
+            points=_number(line.points),
+            sonneborn_berger=_number(line.sonneborn_berger),
+            counted=line.counted,
+            forfeits_won=line.forfeits_won,
+            forfeits_lost=line.forfeits_lost,
+        )
+        for line in lines
+    ]
+
+
+@router.get("/{tournament_id}/rated", response_model=list[RatedGameInfo])
+async def rated(hub: HubDep, tournament_id: TournamentId) -> list[RatedGameInfo]:
+    """The games the rating run counts, with their real results: every finished game but
+    those a withdrawal ended (E.VIII.2)."""
+    with refusals(f"correspondence event {tournament_id}"):
+        games = await hub.correspondence.rated(tournament_id)
+    return [RatedGameInfo(white_id=g.white, black_id=g.black, result=g.result) for g in games]
+
+
+def _number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
 
 
 def _clock(clock: PlayerClock) -> ClockInfo:

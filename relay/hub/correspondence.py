@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
+from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import chess
@@ -47,8 +48,16 @@ from relay.domain.correspondence.game_days import (
 )
 from relay.domain.correspondence.leave import Leave, check_leave
 from relay.domain.correspondence.letters import GameFacts, letter
+from relay.domain.correspondence.score_table import TableLine, score_table
 from relay.domain.correspondence.silence import Due, DueKind, Side
 from relay.domain.correspondence.timekeeping import PlayerClock
+from relay.domain.correspondence.withdrawal import (
+    FORFEIT_ALL_SHARE,
+    EventGame,
+    TableGame,
+    WithdrawalKind,
+    withdraw,
+)
 from relay.domain.errors import InvalidInputError, RefusedError
 from relay.domain.game.entries import Accepted
 from relay.domain.game.events import MoveCorrected, MoveMade
@@ -63,6 +72,7 @@ from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, 
 from relay.store.correspondence import (
     add_leave,
     add_notice,
+    add_withdrawal,
     contacts,
     create_event,
     done,
@@ -77,8 +87,14 @@ from relay.store.correspondence import (
     record_done,
     set_conditional,
     set_contact,
+    withdrawals,
 )
-from relay.store.models import CorrespondenceEvent, CorrespondenceMail, Game
+from relay.store.models import (
+    CorrespondenceEvent,
+    CorrespondenceMail,
+    CorrespondenceWithdrawal,
+    Game,
+)
 from relay.store.tournaments import (
     Pairing,
     add_player,
@@ -177,6 +193,19 @@ class GameDaysView:
     leaves: Leaves
     due: tuple[Due, ...]
     time_zones: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalView:
+    """A withdrawal as recorded: with ``all_forfeited`` when at most half of the player's
+    games were finished, so that all of them are forfeits on the table (C.9.B.a)."""
+
+    player_id: int
+    kind: WithdrawalKind
+    on: date
+    finished: int
+    games: int
+    all_forfeited: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +506,99 @@ class CorrespondenceDesk:
 
         return await self._recorder.run(work)
 
+    # The Tournament Secretary's
+
+    async def withdraw(
+        self, *, tournament_id: int, player_id: int, kind: WithdrawalKind, who: Identity
+    ) -> WithdrawalView:
+        """The player withdraws (C.9): his unfinished games end today, won by his opponents,
+        and are never rated; the score table counts his games as C.9.B says (:meth:`table`).
+        """
+        event = await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+        games = [g for g in await self._games(event) if player_id in _players_of(g.pairing)]
+        if not games:
+            raise CorrespondenceError(f"player {player_id} plays no game in this event")
+        finished = [g for g in games if g.record.result.is_decided]
+        unfinished = [g for g in games if not g.record.result.is_decided]
+        today = self.today()
+
+        def keep(session: Session) -> None:
+            if any(
+                w.player_id == player_id for w in withdrawals(session, tournament_id=tournament_id)
+            ):
+                raise CorrespondenceError(f"player {player_id} has withdrawn already")
+            add_withdrawal(
+                session,
+                CorrespondenceWithdrawal(
+                    tournament_id=tournament_id,
+                    player_id=player_id,
+                    kind=kind.value,
+                    on=today,
+                    unfinished=json.dumps([g.pairing.game_id for g in unfinished]),
+                ),
+            )
+            audit(session, who=who, action="withdrawal", target=f"tournament {tournament_id}",
+                  detail={"player": player_id, "kind": kind.value})  # fmt: skip
+            session.commit()
+
+        await self._recorder.run(keep)
+        for game in unfinished:
+            won = Result.BLACK_WINS if game.pairing.white.id == player_id else Result.WHITE_WINS
+            await self._desk.set_result(
+                game_id=game.pairing.game_id,
+                result=won,
+                who=who,
+                reason=f"{kind.value} withdrawal of {_name_of(game.pairing, player_id)} (C.9.B)",
+            )
+        share = Fraction(len(finished), len(games))
+        return WithdrawalView(
+            player_id, kind, today, len(finished), len(games), share <= FORFEIT_ALL_SHARE
+        )
+
+    async def table(self, tournament_id: int) -> list[TableLine]:
+        """The score table (C.14), games counted as the withdrawals leave them (C.9.B)."""
+        event = await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+        played, gone = await self._results(event)
+        players = await self._recorder.read(lambda s: list_players(s, tournament_id=tournament_id))
+        games = {key: TableGame(g.white, g.black, g.result, False) for key, g in played.items()}
+        for withdrawn in gone:
+            mine = {k: g for k, g in played.items() if withdrawn.player_id in (g.white, g.black)}
+            result = withdraw(withdrawn.player_id, list(mine.values()))
+            games.update(zip(mine, result.table, strict=True))
+        return score_table([p.id for p in players if p.id is not None], list(games.values()))
+
+    async def names(self, tournament_id: int) -> dict[int, str]:
+        """The event's players' names by id."""
+        players = await self._recorder.read(lambda s: list_players(s, tournament_id=tournament_id))
+        return {p.id: p.name for p in players if p.id is not None}
+
+    async def rated(self, tournament_id: int) -> list[EventGame]:
+        """The games the rating run counts: every finished game with its real result, but
+        those a withdrawal ended (E.VIII.2)."""
+        event = await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+        played, _ = await self._results(event)
+        return [game for game in played.values() if game.finished]
+
+    async def _results(
+        self, event: CorrespondenceEvent
+    ) -> tuple[dict[int, EventGame], list[CorrespondenceWithdrawal]]:
+        """Each game by id as it stood before any withdrawal ended it (a game a withdrawal
+        ended is unfinished here), and the withdrawals."""
+        gone = list(await self._recorder.read(
+            lambda s: withdrawals(s, tournament_id=event.tournament_id)
+        ))  # fmt: skip
+        ended = {game_id for w in gone for game_id in json.loads(w.unfinished)}
+        played: dict[int, EventGame] = {}
+        for game in await self._games(event):
+            white, black = game.pairing.white.id, game.pairing.black.id
+            assert white is not None
+            assert black is not None
+            result = game.record.result
+            if game.pairing.game_id in ended:
+                result = Result.ONGOING
+            played[game.pairing.game_id] = EventGame(white, black, result)
+        return played, gone
+
     # Reads
 
     async def game(self, game_id: int) -> GameDaysView:
@@ -762,6 +884,14 @@ def _move_times(record: GameRecord) -> list[float]:
         if isinstance(move, MoveMade | MoveCorrected):
             first.setdefault(move.ply, move.at)
     return [first[ply] for ply in range(1, len(record.board.move_stack) + 1) if ply in first]
+
+
+def _players_of(pairing: Pairing) -> tuple[int | None, int | None]:
+    return pairing.white.id, pairing.black.id
+
+
+def _name_of(pairing: Pairing, player_id: int) -> str:
+    return pairing.white.name if pairing.white.id == player_id else pairing.black.name
 
 
 def _player_identity(side: str, pairing: Pairing) -> Identity:

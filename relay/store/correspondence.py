@@ -19,6 +19,7 @@ from relay.store.models import (
     CorrespondenceMail,
     CorrespondenceNotice,
     CorrespondencePlayer,
+    CorrespondenceWithdrawal,
     Game,
     Round,
 )
@@ -195,3 +196,17 @@ def drop_conditional(session: Session, *, game_id: int) -> None:
     if row is not None:
         session.delete(row)
         session.flush()
+
+
+def add_withdrawal(session: Session, row: CorrespondenceWithdrawal) -> None:
+    session.add(row)
+    session.flush()
+
+
+def withdrawals(session: Session, *, tournament_id: int) -> Sequence[CorrespondenceWithdrawal]:
+    """The event's withdrawals, in the order they happened."""
+    return session.exec(
+        select(CorrespondenceWithdrawal)
+        .where(CorrespondenceWithdrawal.tournament_id == tournament_id)
+        .order_by(col(CorrespondenceWithdrawal.on), col(CorrespondenceWithdrawal.player_id))
+    ).all()

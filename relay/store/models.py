@@ -351,3 +351,17 @@ class CorrespondenceConditional(SQLModel, table=True):
     proposer: str
     fen: str
     steps: str  # JSON: [["e7e5", "g1f3"], ...]
+
+
+class CorrespondenceWithdrawal(SQLModel, table=True):
+    """A player's withdrawal from a correspondence event (C.9): ``announced`` or
+    ``silent``, on which day, and the games it ended unfinished (a JSON list of ids),
+    which are scored for the opponents but never rated (E.VIII.2)."""
+
+    __tablename__ = "correspondence_withdrawal"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    kind: str
+    on: date
+    unfinished: str = "[]"

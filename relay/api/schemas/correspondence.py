@@ -8,9 +8,11 @@ from typing import Annotated
 
 from pydantic import Field
 
-from relay.api.schemas.common import PLAIN_TEXT, Schema
+from relay.api.schemas.common import PLAIN_TEXT, Number, Schema
 from relay.domain.correspondence.adjudication import TournamentFormat
 from relay.domain.correspondence.days import EventKind
+from relay.domain.correspondence.withdrawal import WithdrawalKind
+from relay.domain.results import Result
 
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=PLAIN_TEXT)]
 
@@ -136,3 +138,36 @@ class ConditionalIn(Schema):
 class ConditionalAnswer(Schema):
     steps: int = Field(description="the steps that bind you now")
     fen: str = Field(description="the position the sequence starts from")
+
+
+class WithdrawalIn(Schema):
+    player_id: int = Field(ge=1, le=2**31 - 1)
+    kind: WithdrawalKind = Field(description="announced (he told the TS) or silent (C.9.A)")
+
+
+class WithdrawalInfo(Schema):
+    player_id: int
+    kind: WithdrawalKind
+    on: date
+    finished: int = Field(description="his games finished when he withdrew")
+    games: int
+    all_forfeited: bool = Field(
+        description="at most half finished: every game of his is a forfeit on the table (9.B)"
+    )
+
+
+class TableLineInfo(Schema):
+    place: int = Field(description="equal points and Sonneborn-Berger share a place")
+    player_id: int
+    name: str
+    points: Number
+    sonneborn_berger: Number = Field(description="C.14")
+    counted: int = Field(description="games counted: finished, or forfeited")
+    forfeits_won: int
+    forfeits_lost: int
+
+
+class RatedGameInfo(Schema):
+    white_id: int
+    black_id: int
+    result: Result

@@ -397,3 +397,36 @@ def test_a_conditional_move_that_is_not_legal_is_refused_in_words(client):
     )
     assert answer.status_code == 422
     assert "Ke3" in answer.text
+
+
+def test_a_withdrawal_with_a_third_finished_forfeits_all_on_the_table_but_rates_the_real(client):
+    # Ann (White here) mates Di at once (1.e4 f6 2.d4 g5 3.Qh5#), then withdraws with one of
+    # her three games finished: 33%, at most half (C.9.B.a): on the table all three are
+    # forfeit wins for her opponents, the mate too; the rating run keeps her real win
+    # (E.VIII), and her two unfinished games end, never rated.
+    event = Event(client)
+    for ply, san in enumerate(["e4", "f6", "d4", "g5", "Qh5#"], start=1):
+        assert event.move(ply, san).status_code == 200
+    assert event.result() == "1-0"
+    names = {line["name"]: line["player_id"] for line in client.get(
+        f"/api/correspondence/{event.tournament_id}/table").json()}  # fmt: skip
+    ann = names["Alder, Ann"]
+    url = f"/api/correspondence/{event.tournament_id}/withdrawals"
+    body = {"player_id": ann, "kind": "announced"}
+    assert client.post(url, json=body, headers=event.white).status_code == 403
+    done = client.post(url, json=body, headers=event.arbiter)
+    assert done.status_code == 201, done.text
+    assert done.json() | {"on": None} == {
+        "player_id": ann, "kind": "announced", "on": None, "finished": 1, "games": 3,
+        "all_forfeited": True,
+    }  # fmt: skip
+    assert client.post(url, json=body, headers=event.arbiter).status_code == 409  # once
+    table = client.get(f"/api/correspondence/{event.tournament_id}/table").json()
+    lines = {line["name"]: line for line in table}
+    assert lines["Alder, Ann"]["points"] == 0
+    assert lines["Alder, Ann"]["forfeits_lost"] == 3
+    assert lines["Dogwood, Di"]["points"] == 1
+    assert lines["Dogwood, Di"]["forfeits_won"] == 1
+    assert table[-1]["name"] == "Alder, Ann"
+    rated = client.get(f"/api/correspondence/{event.tournament_id}/rated").json()
+    assert rated == [{"white_id": ann, "black_id": names["Dogwood, Di"], "result": "1-0"}]

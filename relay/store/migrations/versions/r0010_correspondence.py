@@ -1,6 +1,6 @@
 """Correspondence events (docs/correspondence.md): the event's control and start, players'
-addresses, leaves, notices of delay, conditional sequences, what the hub did about what
-fell due, and players' keys (``token.player_id``).
+addresses, leaves, notices of delay, conditional sequences, withdrawals, what the hub did
+about what fell due, and players' keys (``token.player_id``).
 
 Revision ID: 0010
 Revises: 0009
@@ -77,6 +77,15 @@ def upgrade() -> None:
         sa.Column("steps", sa.String(), nullable=False),
         sa.PrimaryKeyConstraint("game_id"),
     )
+    op.create_table(
+        "correspondence_withdrawal",
+        sa.Column("tournament_id", sa.Integer(), sa.ForeignKey("tournament.id"), nullable=False),
+        sa.Column("player_id", sa.Integer(), sa.ForeignKey("player.id"), nullable=False),
+        sa.Column("kind", sa.String(), nullable=False),
+        sa.Column("on", sa.Date(), nullable=False),
+        sa.Column("unfinished", sa.String(), nullable=False),
+        sa.PrimaryKeyConstraint("tournament_id", "player_id"),
+    )
     with op.batch_alter_table("token") as batch:
         batch.add_column(sa.Column("player_id", sa.Integer(), nullable=True))
         batch.create_foreign_key("fk_token_player_id_player", "player", ["player_id"], ["id"])
@@ -86,6 +95,7 @@ def downgrade() -> None:
     with op.batch_alter_table("token") as batch:
         batch.drop_constraint("fk_token_player_id_player", type_="foreignkey")
         batch.drop_column("player_id")
+    op.drop_table("correspondence_withdrawal")
     op.drop_table("correspondence_conditional")
     for table in ("correspondence_mail", "correspondence_notice"):
         op.drop_index(f"ix_{table}_game_id")
