@@ -6,7 +6,7 @@ and has the hub act on it (``sweep``; the hub also sweeps on its own every hour)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.responses import JSONResponse
@@ -16,9 +16,14 @@ from relay.api.entries import entry_answer, illegal_entry
 from relay.api.ids import GameId, TournamentId
 from relay.api.refusals import refusals
 from relay.api.schemas.correspondence import (
+    AdjudicationClaimIn,
+    AdjudicationInfo,
+    AdjudicationResultIn,
+    ClaimInfo,
     ClockInfo,
     ConditionalAnswer,
     ConditionalIn,
+    ConsentIn,
     DueInfo,
     DueItemInfo,
     EventCreated,
@@ -36,11 +41,13 @@ from relay.api.schemas.correspondence import (
     WithdrawalInfo,
 )
 from relay.api.schemas.entries import EntryAnswer
+from relay.domain.correspondence.adjudication_log import AdjudicationState
 from relay.domain.correspondence.leave import Leave
 from relay.domain.correspondence.silence import Due
 from relay.domain.correspondence.timekeeping import PlayerClock
 from relay.domain.game.entries import IllegalEntryError
 from relay.hub.correspondence import DueItem, NewEvent, NewPlayer
+from relay.hub.hub import Hub
 from relay.store.access import CC_PLAYER_ROLE, Identity
 
 router = APIRouter(prefix="/api/correspondence", tags=["correspondence"])
@@ -259,6 +266,98 @@ async def rated(hub: HubDep, tournament_id: TournamentId) -> list[RatedGameInfo]
     with refusals(f"correspondence event {tournament_id}"):
         games = await hub.correspondence.rated(tournament_id)
     return [RatedGameInfo(white_id=g.white, black_id=g.black, result=g.result) for g in games]
+
+
+@router.get("/games/{game_id}/adjudication", response_model=AdjudicationInfo)
+async def adjudication(hub: HubDep, game_id: GameId) -> AdjudicationInfo:
+    """Where the game's adjudication stands; 404 before the TS has asked the players."""
+    with refusals(f"adjudication of game {game_id}"):
+        state = await hub.correspondence.adjudication(game_id)
+    if state is None:
+        raise HTTPException(404, f"no adjudication of game {game_id}")
+    return _adjudication(state)
+
+
+@router.post("/games/{game_id}/adjudication", response_model=AdjudicationInfo, status_code=201)
+async def ask(hub: HubDep, who: ArbiterDep, game_id: GameId) -> AdjudicationInfo:
+    """The TS asks both players whether they want to continue a game unfinished at the
+    global time limit (C.15.C); 409 before the limit."""
+    return await _step(hub, game_id, "ask", who)
+
+
+@router.post("/games/{game_id}/adjudication/consent", response_model=AdjudicationInfo)
+async def consent(
+    hub: HubDep, who: PlayerDep, game_id: GameId, body: ConsentIn
+) -> AdjudicationInfo:
+    """A player's answer: go on or not. With both answers the game goes on, or it is sent
+    to adjudication that day (C.15.C) and the 14 days for claims begin (C.10.A)."""
+    return await _step(hub, game_id, "consent", who, {"continue": body.go_on})
+
+
+@router.post("/games/{game_id}/adjudication/claim", response_model=AdjudicationInfo)
+async def claim(
+    hub: HubDep, who: PlayerDep, game_id: GameId, body: AdjudicationClaimIn
+) -> AdjudicationInfo:
+    """A player's claim within the 14 days (C.10.A): a win for him or a draw, with his
+    analysis (without it, or late, he may not appeal: C.10.B)."""
+    data = {"result": body.result.value, "analysis": body.analysis}
+    return await _step(hub, game_id, "claim", who, data)
+
+
+@router.post("/games/{game_id}/adjudication/decision", response_model=AdjudicationInfo)
+async def decide(
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: AdjudicationResultIn
+) -> AdjudicationInfo:
+    """The adjudicator's decision, notified today (C.10.D): final at once when neither
+    player may appeal, else after 14 days without an appeal."""
+    return await _step(hub, game_id, "decide", who, {"result": body.result.value})
+
+
+@router.post("/games/{game_id}/adjudication/appeal", response_model=AdjudicationInfo)
+async def appeal(hub: HubDep, who: PlayerDep, game_id: GameId) -> AdjudicationInfo:
+    """A player's appeal to a second adjudicator within 14 days (C.11.A)."""
+    return await _step(hub, game_id, "appeal", who)
+
+
+@router.post("/games/{game_id}/adjudication/ruling", response_model=AdjudicationInfo)
+async def rule(
+    hub: HubDep, who: ArbiterDep, game_id: GameId, body: AdjudicationResultIn
+) -> AdjudicationInfo:
+    """The second adjudicator's ruling on the appeal: final (C.11.A)."""
+    return await _step(hub, game_id, "rule", who, {"result": body.result.value})
+
+
+async def _step(
+    hub: Hub, game_id: int, action: str, who: Identity, data: dict[str, Any] | None = None
+) -> AdjudicationInfo:
+    with refusals(f"correspondence game {game_id}"):
+        state = await hub.correspondence.adjudicate(
+            game_id=game_id, action=action, who=who, data=data
+        )
+    return _adjudication(state)
+
+
+def _adjudication(state: AdjudicationState) -> AdjudicationInfo:
+    process = state.process
+    side = {True: "white", False: "black"}
+    return AdjudicationInfo(
+        stage=process.stage.value,
+        close_of_play=process.close_of_play,
+        asked_on=process.asked_on,
+        answers=dict(state.consents),
+        referred_on=process.referred_on,
+        claim_deadline=process.claim_deadline,
+        claims=[
+            ClaimInfo(side=side[c.colour], result=c.result, analysed=c.analysed, sent_on=c.sent_on)
+            for c in process.claims
+        ],
+        decision=process.decision,
+        notified_on=process.notified_on,
+        appeal_deadline=process.appeal_deadline,
+        may_appeal=sorted(side[colour] for colour in process.may_appeal),
+        appellant=None if process.appellant is None else side[process.appellant],
+        result=process.result,
+    )
 
 
 def _number(value: Fraction) -> int | float:

@@ -24,12 +24,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from fractions import Fraction
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import chess
 from sqlmodel import Session
 
-from relay.domain.correspondence.adjudication import TournamentFormat
+from relay.domain.correspondence.adjudication import Stage, TournamentFormat
+from relay.domain.correspondence.adjudication_log import AdjudicationState, Step, replay
 from relay.domain.correspondence.conditional import (
     Conditional,
     ConditionalSequence,
@@ -70,9 +72,11 @@ from relay.hub.mailer import Mailer, MailError
 from relay.hub.recorder import GameRecorder
 from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, create_token
 from relay.store.correspondence import (
+    add_adjudication_step,
     add_leave,
     add_notice,
     add_withdrawal,
+    adjudication_steps,
     contacts,
     create_event,
     done,
@@ -90,6 +94,7 @@ from relay.store.correspondence import (
     withdrawals,
 )
 from relay.store.models import (
+    CorrespondenceAdjudicationStep,
     CorrespondenceEvent,
     CorrespondenceMail,
     CorrespondenceWithdrawal,
@@ -133,6 +138,9 @@ _CONTROLS = {
     EventKind.TEAM: CorrespondenceControl.team,
     EventKind.RAPID: CorrespondenceControl.rapid,
 }
+#: The adjudication's steps a player of the game takes, and those the TS takes.
+_PLAYERS_STEPS = ("consent", "claim", "appeal")
+_TS_STEPS = ("ask", "decide", "rule")
 #: The kinds of due that end the game, won by the other side.
 _ENDINGS = (DueKind.FLAG, DueKind.FORFEIT, DueKind.GAME_LOST)
 
@@ -356,6 +364,11 @@ class CorrespondenceDesk:
         if side != mover:
             raise CorrespondenceError(f"ply {ply} is {mover.capitalize()}'s move, not yours")
         event = await self._recorder.read(lambda s: event_of_game(s, game_id=game_id))
+        state = await self.adjudication(game_id)
+        if state is not None and state.process.stage not in (Stage.ASKED, Stage.CONTINUED):
+            raise CorrespondenceError(
+                f"game {game_id} is with the adjudicator ({state.process.stage}): no more moves"
+            )
         await self._sweep_event(event, only=game_id)
         before = view.record(view.version).board.copy()
         entered = await self._desk.enter_move(
@@ -599,6 +612,70 @@ class CorrespondenceDesk:
             played[game.pairing.game_id] = EventGame(white, black, result)
         return played, gone
 
+    # Adjudication after the global time limit (C.15, C.10-11)
+
+    async def adjudication(self, game_id: int) -> AdjudicationState | None:
+        """Where the game's adjudication stands; None before the TS asks."""
+        event = await self._recorder.read(lambda s: event_of_game(s, game_id=game_id))
+        steps = await self._recorder.read(lambda s: adjudication_steps(s, game_ids=[game_id]))
+        return _replayed(event, steps.get(game_id, []))
+
+    async def adjudicate(
+        self, *, game_id: int, action: str, who: Identity, data: dict[str, Any] | None = None
+    ) -> AdjudicationState:
+        """One step of the game's adjudication, by the TS (``ask``, ``decide``, ``rule``)
+        or by a player of the game (``consent``, ``claim``, ``appeal``: their side is their
+        key's). Refused in words when the rules do not allow it where the process stands;
+        the final result is the game's."""
+        view = await self._views.game(game_id)
+        data = dict(data or {})
+        if action in _PLAYERS_STEPS:
+            data["side"] = _side_of(view.pairing, who)
+        elif action not in _TS_STEPS:
+            raise CorrespondenceInputError(f"no adjudication step {action!r}")
+        if view.record(view.version).result.is_decided and action == "ask":
+            raise CorrespondenceError(f"game {game_id} is over: nothing to adjudicate")
+        state = await self._add_step(game_id, action, data, who)
+        await self._settle(view.pairing, state)
+        return state
+
+    async def _add_step(
+        self, game_id: int, action: str, data: dict[str, Any], who: Identity
+    ) -> AdjudicationState:
+        today = self.today()
+
+        def work(session: Session) -> AdjudicationState:
+            event = event_of_game(session, game_id=game_id)
+            steps = adjudication_steps(session, game_ids=[game_id]).get(game_id, [])
+            new = CorrespondenceAdjudicationStep(
+                game_id=game_id, seq=len(steps) + 1, action=action, on=today,
+                data=json.dumps(data), by=who.user,
+            )  # fmt: skip
+            state = _replayed(event, [*steps, new])  # refuses a step out of place
+            assert state is not None
+            add_adjudication_step(
+                session, game_id=game_id, action=action, on=today, data=new.data, by=who.user
+            )
+            audit(session, who=who, action=f"adjudication-{action}",
+                  target=f"game {game_id}", detail=data)  # fmt: skip
+            session.commit()
+            return state
+
+        return await self._recorder.run(work)
+
+    async def _settle(self, pairing: Pairing, state: AdjudicationState) -> None:
+        """A final adjudication is the game's result."""
+        process = state.process
+        if process.stage is not Stage.FINAL or process.result is None:
+            return
+        view = await self._views.game(pairing.game_id)
+        if view.record(view.version).result == process.result:
+            return
+        how = "on appeal (C.11.A)" if process.appellant is not None else "adjudicated (C.10)"
+        await self._desk.set_result(
+            game_id=pairing.game_id, result=process.result, who=RULES, reason=how
+        )
+
     # Reads
 
     async def game(self, game_id: int) -> GameDaysView:
@@ -701,7 +778,14 @@ class CorrespondenceDesk:
         if today < event.started:
             return []
         acted: list[DueItem] = []
-        for game in await self._games(event, only=only):
+        games = await self._games(event, only=only)
+        ids = [game.pairing.game_id for game in games]
+        steps = await self._recorder.read(lambda s: adjudication_steps(s, game_ids=ids))
+        for game in games:
+            state = _replayed(event, steps.get(game.pairing.game_id, []))
+            if state is not None and state.process.stage is not Stage.CONTINUED:
+                await self._lapse(game, state, today)
+                continue  # asked, or with the adjudicator: no clock rulings
             if game.record.result.is_decided:
                 continue
             game_leaves = await self._leaves(event, game)
@@ -719,6 +803,13 @@ class CorrespondenceDesk:
                 if item.kind in _ENDINGS:
                     break
         return acted
+
+    async def _lapse(self, game: _Game, state: AdjudicationState, today: date) -> None:
+        """A decision nobody appealed within the 14 days becomes final (C.11.A)."""
+        deadline = state.process.appeal_deadline
+        if state.process.stage is Stage.DECIDED and deadline is not None and today > deadline:
+            settled = await self._add_step(game.pairing.game_id, "lapse", {}, RULES)
+            await self._settle(game.pairing, settled)
 
     async def _act(self, event: CorrespondenceEvent, game: _Game, item: Due, today: date) -> bool:
         """Do what ``item`` asks, once; whether it was done now."""
@@ -884,6 +975,13 @@ def _move_times(record: GameRecord) -> list[float]:
         if isinstance(move, MoveMade | MoveCorrected):
             first.setdefault(move.ply, move.at)
     return [first[ply] for ply in range(1, len(record.board.move_stack) + 1) if ply in first]
+
+
+def _replayed(
+    event: CorrespondenceEvent, rows: Sequence[CorrespondenceAdjudicationStep]
+) -> AdjudicationState | None:
+    steps = [Step(row.action, row.on, json.loads(row.data)) for row in rows]
+    return replay(TournamentFormat(event.format), event.started, steps)
 
 
 def _players_of(pairing: Pairing) -> tuple[int | None, int | None]:

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from relay.store.models import (
+    CorrespondenceAdjudicationStep,
     CorrespondenceConditional,
     CorrespondenceEvent,
     CorrespondenceLeave,
@@ -210,3 +211,33 @@ def withdrawals(session: Session, *, tournament_id: int) -> Sequence[Corresponde
         .where(CorrespondenceWithdrawal.tournament_id == tournament_id)
         .order_by(col(CorrespondenceWithdrawal.on), col(CorrespondenceWithdrawal.player_id))
     ).all()
+
+
+def adjudication_steps(
+    session: Session, *, game_ids: Sequence[int]
+) -> dict[int, list[CorrespondenceAdjudicationStep]]:
+    """Each game's adjudication steps, in order."""
+    found: dict[int, list[CorrespondenceAdjudicationStep]] = {}
+    for row in session.exec(
+        select(CorrespondenceAdjudicationStep)
+        .where(col(CorrespondenceAdjudicationStep.game_id).in_(game_ids))
+        .order_by(
+            col(CorrespondenceAdjudicationStep.game_id), col(CorrespondenceAdjudicationStep.seq)
+        )
+    ):
+        found.setdefault(row.game_id, []).append(row)
+    return found
+
+
+def add_adjudication_step(
+    session: Session, *, game_id: int, action: str, on: date, data: str, by: str
+) -> CorrespondenceAdjudicationStep:
+    """Append a step after the game's last (the unique (game, seq) refuses a step written
+    by two at once)."""
+    steps = adjudication_steps(session, game_ids=[game_id]).get(game_id, [])
+    row = CorrespondenceAdjudicationStep(
+        game_id=game_id, seq=len(steps) + 1, action=action, on=on, data=data, by=by
+    )
+    session.add(row)
+    session.flush()
+    return row

@@ -365,3 +365,22 @@ class CorrespondenceWithdrawal(SQLModel, table=True):
     kind: str
     on: date
     unfinished: str = "[]"
+
+
+class CorrespondenceAdjudicationStep(SQLModel, table=True):
+    """One step of a game's adjudication after the global time limit (C.15, C.10-11),
+    appended, never changed: the process is its steps replayed
+    (relay.domain.correspondence.adjudication.Adjudication). ``action`` is ``ask``,
+    ``consent``, ``claim``, ``decide``, ``appeal``, ``rule`` or ``lapse``; ``data`` its
+    details (JSON)."""
+
+    __tablename__ = "correspondence_adjudication_step"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
+    action: str
+    on: date
+    data: str = "{}"
+    by: str

@@ -171,3 +171,41 @@ class RatedGameInfo(Schema):
     white_id: int
     black_id: int
     result: Result
+
+
+class ClaimInfo(Schema):
+    side: str
+    result: Result
+    analysed: bool = Field(description="sent with analysis: keeps the right to appeal (C.10.B)")
+    sent_on: date
+
+
+class AdjudicationInfo(Schema):
+    """A game's adjudication after the global time limit (C.15, C.10-11)."""
+
+    stage: str = Field(description="asked, continued, claims, decided, appealed or final")
+    close_of_play: date = Field(description="the day the global time limit elapsed")
+    asked_on: date
+    answers: dict[str, bool] = Field(description="the answers so far: side -> go on")
+    referred_on: date | None
+    claim_deadline: date | None
+    claims: list[ClaimInfo]
+    decision: Result | None
+    notified_on: date | None
+    appeal_deadline: date | None
+    may_appeal: list[str]
+    appellant: str | None
+    result: Result | None = Field(description="the final result")
+
+
+class ConsentIn(Schema):
+    go_on: bool = Field(description="whether you want to continue the game (C.15.C)")
+
+
+class AdjudicationClaimIn(Schema):
+    result: Result = Field(description="a win for you, or a draw")
+    analysis: str = Field(default="", max_length=20_000, description="without it, no appeal")
+
+
+class AdjudicationResultIn(Schema):
+    result: Result

@@ -430,3 +430,79 @@ def test_a_withdrawal_with_a_third_finished_forfeits_all_on_the_table_but_rates_
     assert table[-1]["name"] == "Alder, Ann"
     rated = client.get(f"/api/correspondence/{event.tournament_id}/rated").json()
     assert rated == [{"white_id": ann, "black_id": names["Dogwood, Di"], "result": "1-0"}]
+
+
+def adjudicate(event: Event, step: str, who: dict[str, str], body: Any = None) -> Any:
+    path = f"/api/correspondence/games/{event.game_id}/adjudication"
+    return event.client.post(path + (f"/{step}" if step else ""), json=body, headers=who)
+
+
+def test_a_game_past_the_global_limit_is_adjudicated_and_appealed(client):
+    # A class tournament's games must be over 18 months after its start (C.15.B): 1 March
+    # 2027 + 18 months = 1 September 2028. The TS asks; White will not go on, so the game
+    # goes to adjudication that day and claims are due within 14 days, by 15 September
+    # (C.10.A). White claims the win with analysis, Black a draw without: only White may
+    # appeal (C.10.B). The adjudicator's draw, notified on the 20th, is appealed by White on
+    # the 25th; the second adjudicator's win for White is final (C.11.A), and the game's.
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    assert event.move(2, "e5").status_code == 200
+    event.on(date(2028, 8, 31))
+    early = adjudicate(event, "", event.arbiter)
+    assert early.status_code == 409
+    assert "2028-09-01" in early.json()["detail"]
+    event.on(date(2028, 9, 1))
+    asked = adjudicate(event, "", event.arbiter)
+    assert asked.status_code == 201, asked.text
+    assert asked.json()["stage"] == "asked"
+    assert adjudicate(event, "consent", event.white, {"go_on": False}).json()["stage"] == "asked"
+    referred = adjudicate(event, "consent", event.black, {"go_on": True}).json()
+    assert (referred["stage"], referred["claim_deadline"]) == ("claims", "2028-09-15")
+    assert event.move(3, "Nf3").status_code == 409  # with the adjudicator now
+    event.on(date(2028, 9, 5))
+    claim = {"result": "1-0", "analysis": "3.Nf3 Nc6 4.Bb5 wins the e-pawn by force."}
+    assert adjudicate(event, "claim", event.white, claim).status_code == 200
+    assert adjudicate(event, "claim", event.white, claim).status_code == 409  # once each
+    assert adjudicate(event, "claim", event.black, {"result": "1-0"}).status_code == 422
+    assert adjudicate(event, "claim", event.black, {"result": "1/2-1/2"}).status_code == 200
+    event.on(date(2028, 9, 20))
+    decided = adjudicate(event, "decision", event.arbiter, {"result": "1/2-1/2"}).json()
+    assert (decided["stage"], decided["may_appeal"]) == ("decided", ["white"])
+    assert event.result() == "*"  # not final while White may appeal
+    event.on(date(2028, 9, 25))
+    refused = adjudicate(event, "appeal", event.black)
+    assert refused.status_code == 409
+    assert "no analysis" in refused.json()["detail"]
+    assert adjudicate(event, "appeal", event.white).json()["stage"] == "appealed"
+    final = adjudicate(event, "ruling", event.arbiter, {"result": "1-0"}).json()
+    assert (final["stage"], final["result"], final["appellant"]) == ("final", "1-0", "white")
+    assert event.result() == "1-0"
+    shown = client.get(f"/api/correspondence/games/{event.game_id}/adjudication").json()
+    assert [c["side"] for c in shown["claims"]] == ["white", "black"]
+
+
+def test_a_decision_nobody_appeals_becomes_final_after_14_days(client):
+    # Both decline to go on; White claims with analysis, so he may appeal the decision
+    # (C.10.B), notified on 20 September, until 4 October (C.11.A). He does not: on 5
+    # October the sweep makes the decision final, and the game's result.
+    event = Event(client)
+    event.on(date(2028, 9, 1))
+    adjudicate(event, "", event.arbiter)
+    adjudicate(event, "consent", event.white, {"go_on": False})
+    adjudicate(event, "consent", event.black, {"go_on": False})
+    adjudicate(event, "claim", event.white, {"result": "1-0", "analysis": "White is winning."})
+    event.on(date(2028, 9, 20))
+    assert (
+        adjudicate(event, "decision", event.arbiter, {"result": "0-1"}).json()["appeal_deadline"]
+        == "2028-10-04"
+    )
+    event.on(date(2028, 10, 4))
+    event.sweep()
+    assert event.result() == "*"
+    event.on(date(2028, 10, 5))
+    event.sweep()
+    assert event.result() == "0-1"
+    assert (
+        client.get(f"/api/correspondence/games/{event.game_id}/adjudication").json()["stage"]
+        == "final"
+    )

@@ -1,6 +1,6 @@
 """Correspondence events (docs/correspondence.md): the event's control and start, players'
-addresses, leaves, notices of delay, conditional sequences, withdrawals, what the hub did
-about what fell due, and players' keys (``token.player_id``).
+addresses, leaves, notices of delay, conditional sequences, withdrawals, adjudications after the
+global limit, what the hub did about what fell due, and players' keys (``token.player_id``).
 
 Revision ID: 0010
 Revises: 0009
@@ -86,6 +86,23 @@ def upgrade() -> None:
         sa.Column("unfinished", sa.String(), nullable=False),
         sa.PrimaryKeyConstraint("tournament_id", "player_id"),
     )
+    op.create_table(
+        "correspondence_adjudication_step",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id"), nullable=False),
+        sa.Column("seq", sa.Integer(), nullable=False),
+        sa.Column("action", sa.String(), nullable=False),
+        sa.Column("on", sa.Date(), nullable=False),
+        sa.Column("data", sa.String(), nullable=False),
+        sa.Column("by", sa.String(), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("game_id", "seq"),
+    )
+    op.create_index(
+        "ix_correspondence_adjudication_step_game_id",
+        "correspondence_adjudication_step",
+        ["game_id"],
+    )
     with op.batch_alter_table("token") as batch:
         batch.add_column(sa.Column("player_id", sa.Integer(), nullable=True))
         batch.create_foreign_key("fk_token_player_id_player", "player", ["player_id"], ["id"])
@@ -95,6 +112,8 @@ def downgrade() -> None:
     with op.batch_alter_table("token") as batch:
         batch.drop_constraint("fk_token_player_id_player", type_="foreignkey")
         batch.drop_column("player_id")
+    op.drop_index("ix_correspondence_adjudication_step_game_id")
+    op.drop_table("correspondence_adjudication_step")
     op.drop_table("correspondence_withdrawal")
     op.drop_table("correspondence_conditional")
     for table in ("correspondence_mail", "correspondence_notice"):
