@@ -8,9 +8,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, status
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.responses import JSONResponse
 
+from relay.api.csv_response import CsvResponse
 from relay.api.deps import ArbiterDep, CallerDep, HubDep, RoleCheck, ViewerDep
 from relay.api.entries import entry_answer, illegal_entry
 from relay.api.ids import GameId, TournamentId
@@ -36,6 +37,8 @@ from relay.api.schemas.correspondence import (
     NoticeAnswer,
     PlayerKey,
     RatedGameInfo,
+    RatingLine,
+    RatingList,
     TableLineInfo,
     WithdrawalIn,
     WithdrawalInfo,
@@ -43,6 +46,7 @@ from relay.api.schemas.correspondence import (
 from relay.api.schemas.entries import EntryAnswer
 from relay.domain.correspondence.adjudication_log import AdjudicationState
 from relay.domain.correspondence.leave import Leave
+from relay.domain.correspondence.rating_run import Period, period_of, rating_list_csv
 from relay.domain.correspondence.silence import Due
 from relay.domain.correspondence.timekeeping import PlayerClock
 from relay.domain.game.entries import IllegalEntryError
@@ -78,6 +82,61 @@ class PlayerCheck(RoleCheck):
 
 
 PlayerDep = Annotated[Identity, Depends(PlayerCheck())]
+
+
+PeriodText = Annotated[
+    str | None,
+    Query(
+        pattern=r"^(199\d|2[01]\d\d)-[1-6]$",
+        description="YEAR-N, the rating period (E.II.1); the current one when left out",
+    ),
+]
+
+
+@router.get("/ratings", response_model=RatingList)
+async def ratings(hub: HubDep, period: PeriodText = None) -> RatingList:
+    """The IECG rating list after the period's run (E), replayed from every correspondence
+    game of the hub."""
+    chosen = _period(hub, period)
+    with refusals("rating list"):
+        run = await hub.correspondence.ratings(chosen)
+    return RatingList(
+        period=f"{chosen.year}-{chosen.index}",
+        run_date=run.run_date,
+        lines=[
+            RatingLine(
+                position=e.position,
+                class_position=e.class_position,
+                rating_class=e.rating_class,
+                number=e.number,
+                name=e.name,
+                country=e.country,
+                rating=e.rating,
+                ter=e.ter,
+                games=e.games,
+                wins=e.wins,
+                draws=e.draws,
+                losses=e.losses,
+                indicator=e.indicator.value,
+            )
+            for e in run.rating_list
+        ],
+    )
+
+
+@router.get("/ratings.csv", response_class=CsvResponse)
+async def ratings_csv(hub: HubDep, period: PeriodText = None) -> CsvResponse:
+    """The same list as CSV, with the fields of E.II.5 as its header."""
+    with refusals("rating list"):
+        run = await hub.correspondence.ratings(_period(hub, period))
+    return CsvResponse(rating_list_csv(run.rating_list))
+
+
+def _period(hub: Hub, text: str | None) -> Period:
+    if text is None:
+        return period_of(hub.correspondence.today())
+    year, index = text.split("-")
+    return Period(int(year), int(index))
 
 
 @router.post("", response_model=EventCreated, status_code=201)

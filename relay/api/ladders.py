@@ -15,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from relay.api.csv_response import CSV_MEDIA_TYPE, CsvResponse
 from relay.api.deps import AdminDep, ClubAdminDep, ClubOfficerDep, ClubPlayerDep, HubDep
 from relay.api.ids import MAX_STORED, BodyId
 from relay.api.refusals import refusals
@@ -60,13 +61,6 @@ Name = Annotated[str, Field(min_length=1, max_length=200, pattern=PLAIN_TEXT)]
 Reason = Annotated[
     str, Field(max_length=1000, pattern=PLAIN_TEXT, description="why, for the audit trail")
 ]
-CSV_MEDIA_TYPE = "text/csv"
-
-
-class CsvResponse(PlainTextResponse):
-    """A table as CSV (described as such in the OpenAPI document)."""
-
-    media_type = CSV_MEDIA_TYPE
 
 
 class Body(BaseModel):

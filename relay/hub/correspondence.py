@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from fractions import Fraction
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -50,6 +51,15 @@ from relay.domain.correspondence.game_days import (
 )
 from relay.domain.correspondence.leave import Leave, check_leave
 from relay.domain.correspondence.letters import GameFacts, letter
+from relay.domain.correspondence.rating_run import (
+    PERIODS_PER_YEAR,
+    FinishedGame,
+    Period,
+    PlayerRecord,
+    RatingRun,
+    period_of,
+    rate_period,
+)
 from relay.domain.correspondence.score_table import TableLine, score_table
 from relay.domain.correspondence.silence import Due, DueKind, Side
 from relay.domain.correspondence.timekeeping import PlayerClock
@@ -62,12 +72,13 @@ from relay.domain.correspondence.withdrawal import (
 )
 from relay.domain.errors import InvalidInputError, RefusedError
 from relay.domain.game.entries import Accepted
-from relay.domain.game.events import MoveCorrected, MoveMade
+from relay.domain.game.events import MoveCorrected, MoveMade, event_from_data
 from relay.domain.game.record import GameRecord
 from relay.domain.results import Result
 from relay.domain.tournament.berger import berger_rounds, double_round_robin
+from relay.domain.tournament.ratings import IECG_STARTING_RATING
 from relay.hub.arbiter_desk import ArbiterDesk, EntryChange
-from relay.hub.game_views import GameViews
+from relay.hub.game_views import GameView, GameViews
 from relay.hub.mailer import Mailer, MailError
 from relay.hub.recorder import GameRecorder
 from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, create_token
@@ -612,6 +623,63 @@ class CorrespondenceDesk:
             played[game.pairing.game_id] = EventGame(white, black, result)
         return played, gone
 
+    # Ratings (E)
+
+    async def ratings(self, period: Period) -> RatingRun:
+        """The IECG rating list after ``period``'s run, replayed from every correspondence
+        game of this hub: each period from the first with a finished game, in turn (E.II).
+
+        A player is one person across events by name (the hub keeps no membership
+        numbers): the list's number is the id of the first entry under that name, the
+        starting rating that entry's rating (E.VII.1), else 800 (E.VII.3). Games a
+        withdrawal ended are not rated (E.VIII.2); every other finished game is, on the
+        day its result was recorded.
+        """
+        players: dict[str, PlayerRecord] = {}
+        finished: list[FinishedGame] = []
+        playing: list[tuple[date, date | None, str, str]] = []
+        for event, _ in await self.events():
+            names = await self._recorder.read(
+                partial(list_players, tournament_id=event.tournament_id)
+            )
+            number = {}
+            for player in names:
+                assert player.id is not None
+                key = " ".join(player.name.split()).casefold()
+                if key not in players:
+                    players[key] = PlayerRecord(
+                        number=str(player.id),
+                        name=player.name,
+                        country=player.federation or "",
+                        starting=player.rating or IECG_STARTING_RATING,
+                    )
+                number[player.id] = players[key].number
+            played, _ = await self._results(event)
+            for game_id, game in played.items():
+                view = await self._views.game(game_id)
+                day = _finished_on(view.record(view.version), view)
+                white, black = number[game.white], number[game.black]
+                playing.append((event.started, day, white, black))
+                if game.finished and day is not None:
+                    finished.append(FinishedGame(day, white, black, game.result))
+        if not finished:
+            return rate_period(players.values(), [], period)
+        current = min(period_of(game.finished) for game in finished)
+        database = list(players.values())
+        while True:
+            games = [g for g in finished if period_of(g.finished) == current]
+            active = {
+                number
+                for started, ended, *numbers in playing
+                if started <= current.end and (ended is None or ended > current.end)
+                for number in numbers
+            }
+            run = rate_period(database, games, current, playing=active)
+            if current >= period:
+                return run
+            database = list(run.players)
+            current = _next_period(current)
+
     # Adjudication after the global time limit (C.15, C.10-11)
 
     async def adjudication(self, game_id: int) -> AdjudicationState | None:
@@ -975,6 +1043,28 @@ def _move_times(record: GameRecord) -> list[float]:
         if isinstance(move, MoveMade | MoveCorrected):
             first.setdefault(move.ply, move.at)
     return [first[ply] for ply in range(1, len(record.board.move_stack) + 1) if ply in first]
+
+
+def _next_period(period: Period) -> Period:
+    if period.index == PERIODS_PER_YEAR:
+        return Period(period.year + 1, 1)
+    return Period(period.year, period.index + 1)
+
+
+def _finished_on(record: GameRecord, view: GameView) -> date | None:
+    """The day the game's result was recorded (the last event that changed it), or None
+    while it is unfinished."""
+    if not record.result.is_decided:
+        return None
+    replayed = GameRecord()
+    day: date | None = None
+    for stored in view.events:
+        event = event_from_data(stored.kind, stored.data)
+        before = replayed.result
+        replayed.apply(event)
+        if replayed.result != before and isinstance(getattr(event, "at", None), float | int):
+            day = utc_day(float(event.at))
+    return day
 
 
 def _replayed(

@@ -209,3 +209,27 @@ class AdjudicationClaimIn(Schema):
 
 class AdjudicationResultIn(Schema):
     result: Result
+
+
+class RatingLine(Schema):
+    """One line of the IECG rating list, the fields of E.II.5."""
+
+    position: int
+    class_position: int
+    rating_class: str
+    number: str = Field(description="the hub's number for the player (no membership numbers)")
+    name: str
+    country: str
+    rating: int | None = Field(description="none published before six games (E.III.3)")
+    ter: int = Field(description="the Tournament Entry Rating (E.III.7)")
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    indicator: str = Field(description="T: TER only, P: provisional, E: established")
+
+
+class RatingList(Schema):
+    period: str = Field(description="YEAR-N: N 1 is January-February ... 6 November-December")
+    run_date: date
+    lines: list[RatingLine]

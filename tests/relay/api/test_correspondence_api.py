@@ -506,3 +506,27 @@ def test_a_decision_nobody_appeals_becomes_final_after_14_days(client):
         client.get(f"/api/correspondence/games/{event.game_id}/adjudication").json()["stage"]
         == "final"
     )
+
+
+def test_the_rating_list_counts_the_finished_games_of_the_period(client):
+    # Ann mates Di on 1 March 2027, in period 2027-2 (March-April, E.II.1). Nobody has six
+    # games: no rating is published, each is listed with the starting rating of 800 as the
+    # Tournament Entry Rating (E.III.3, E.VII.3), with the game counted.
+    event = Event(client)
+    for ply, san in enumerate(["e4", "f6", "d4", "g5", "Qh5#"], start=1):
+        assert event.move(ply, san).status_code == 200
+    answer = client.get("/api/correspondence/ratings", params={"period": "2027-2"})
+    assert answer.status_code == 200, answer.text
+    listed = answer.json()
+    assert listed["period"] == "2027-2"
+    assert listed["run_date"] == "2027-05-01"  # the first Saturday of May (E.II.2)
+    lines = {line["name"]: line for line in listed["lines"]}
+    assert set(lines) == {"Alder, Ann", "Birch, Ben", "Cedar, Cy", "Dogwood, Di"}
+    assert {k: lines["Alder, Ann"][k] for k in ("rating", "ter", "games", "wins", "indicator")} == {
+        "rating": None, "ter": 800, "games": 1, "wins": 1, "indicator": "T"
+    }  # fmt: skip
+    assert lines["Dogwood, Di"]["losses"] == 1
+    csv = client.get("/api/correspondence/ratings.csv", params={"period": "2027-2"})
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert csv.text.splitlines()[0].startswith("position,class position,")
+    assert client.get("/api/correspondence/ratings", params={"period": "2027-7"}).status_code == 422
