@@ -30,7 +30,17 @@ from relay.hub.correspondence import sweep_every
 from relay.hub.hub import Hub
 from relay.hub.outputs.lichess import LichessSetupError
 from relay.hub.wal_checkpoints import checkpoint_every
-from relay.store.access import ROLES, UnknownRoleError, create_token, list_users, revoke_tokens
+from relay.store.access import (
+    CLUB_ROLES,
+    ROLES,
+    UnknownRoleError,
+    club_user,
+    create_token,
+    list_users,
+    player_user,
+    revoke_tokens,
+    shown_name,
+)
 from relay.store.checkpoints import is_sqlite
 from relay.store.engine import StoreError, open_store, shown_url
 from relay.store.setup import load_event
@@ -100,8 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
     token = commands.add_parser("token", help="manage API tokens")
     token_commands = token.add_subparsers(dest="token_command", required=True, metavar="ACTION")
     create = token_commands.add_parser("create", help="make a token and print it (once)")
-    create.add_argument("--role", required=True, choices=ROLES)
-    create.add_argument("--user", required=True, help="who will use it (shown in the audit)")
+    create.add_argument("--role", required=True, choices=(*ROLES, *CLUB_ROLES))
+    create.add_argument(
+        "--user", help="who will use it (shown in the audit); a club player's key needs none"
+    )
+    create.add_argument(
+        "--club",
+        type=int,
+        metavar="ID",
+        help="a club key (roles club-player, club-officer, club-admin) for this club: it acts "
+        "on that club's ladders only (docs/ladders.md)",
+    )
+    create.add_argument(
+        "--member", type=int, metavar="ID", help="the club member a club-player key is for"
+    )
     create.add_argument(
         "--game",
         type=int,
@@ -324,8 +346,16 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
             if args.token_command == "create":
                 if args.out is not None and args.out.exists():
                     raise CommandError(f"{args.out} exists; a token goes into a new file only")
+                user = _token_user(args)
                 try:
-                    token = create_token(session, user=args.user, role=args.role, game_id=args.game)
+                    token = create_token(
+                        session,
+                        user=user,
+                        role=args.role,
+                        game_id=args.game,
+                        club_id=args.club,
+                        member_id=args.member,
+                    )
                 except NotFoundError as error:
                     raise CommandError(f"no {error}") from None
                 except UnknownRoleError as error:
@@ -337,16 +367,33 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
                 else:
                     write_secret(args.out, token)
                     shown = f"written to {args.out} (mode 0600)"
-                print(f"relay: token for {args.user} ({args.role}); {shown}", file=sys.stderr)
+                print(
+                    f"relay: token for {shown_name(user)} ({args.role}); {shown}", file=sys.stderr
+                )
             elif args.token_command == "revoke":
                 count = revoke_tokens(session, user=args.user)
                 session.commit()
                 print(f"revoked {count} token(s) of {args.user}")
             else:
-                for user in list_users(session):
-                    print(f"{user.name}\t{user.role}")
+                for row in list_users(session):
+                    print(f"{row.name}\t{row.role}")
     finally:
         engine.dispose()
+
+
+def _token_user(args: argparse.Namespace) -> str:
+    """The user a new token is for: a club key's is named in its club's namespace."""
+    if args.role == "club-player":
+        if args.club is None or args.member is None:
+            raise CommandError("a club-player key needs --club and --member")
+        return player_user(args.club, args.member)
+    if not args.user:
+        raise CommandError(f"a {args.role} token needs --user")
+    if args.role in CLUB_ROLES:
+        if args.club is None:
+            raise CommandError(f"a {args.role} key needs --club")
+        return str(club_user(args.club, args.user))
+    return str(args.user)
 
 
 def write_secret(path: Path, secret: str) -> None:

@@ -17,6 +17,7 @@ import pytest
 from sqlmodel import Session
 
 from relay.cli import build_parser, main
+from relay.store.clubs import add_member, create_club
 from relay.store.engine import open_store
 from tests.pairings import paired_round
 
@@ -231,3 +232,36 @@ def test_serve_loads_an_event_file_over_tls(tmp_path):
         context.check_hostname = False
         with urllib.request.urlopen(f"{url}api/rounds", timeout=10, context=context) as reply:
             assert [r["number"] for r in json.load(reply)] == [1]
+
+
+def test_club_keys_are_made_from_the_command_line_in_their_clubs_namespace(capsys, tmp_path):
+    db = f"sqlite:///{tmp_path / 'clubs.db'}"
+    engine = open_store(db)
+    try:
+        with Session(engine) as session:
+            club = create_club(session, name="Hexham CC").id
+            member = add_member(
+                session, club_id=club or 0, name="Able, Ann", ecf_member=True, grading_code=None
+            ).id
+            session.commit()
+    finally:
+        engine.dispose()
+    officer = ["token", "create", "--role", "club-officer", "--db", db]
+    assert main([*officer, "--user", "Captain"]) == 1
+    assert "needs --club" in capsys.readouterr().err
+    assert main([*officer, "--user", "Captain", "--club", str(club)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("rly_")
+    assert "token for Captain (club-officer)" in err
+    player = ["token", "create", "--role", "club-player", "--club", str(club), "--db", db]
+    assert main(player) == 1
+    assert "needs --club and --member" in capsys.readouterr().err
+    assert main([*player, "--member", str(member)]) == 0
+    capsys.readouterr()
+    assert main(["token", "list", "--db", db]) == 0
+    assert sorted(capsys.readouterr().out.splitlines()) == [
+        f"club {club} member {member}\tclub-player",
+        f"club {club}: Captain\tclub-officer",
+    ]
+    assert main([*player, "--member", "99"]) == 1
+    assert "no member 99" in capsys.readouterr().err
