@@ -186,8 +186,9 @@ async def game_days(hub: HubDep, viewer: ViewerDep, caller: CallerDep, game_id: 
     with refusals(f"correspondence game {game_id}"):
         view = await hub.correspondence.game(game_id)
         pairing = (await hub.views.game(game_id)).pairing
-    players = {pairing.white.id, pairing.black.id}
-    sees_due = viewer is not None or (caller is not None and caller.player_id in players)
+    sides = {pairing.white.id: "white", pairing.black.id: "black"}
+    you = sides.get(caller.player_id) if caller is not None and caller.player_id else None
+    sees_due = viewer is not None or you is not None
     return GameDays(
         game_id=view.game_id,
         tournament_id=view.tournament_id,
@@ -202,6 +203,7 @@ async def game_days(hub: HubDep, viewer: ViewerDep, caller: CallerDep, game_id: 
         black_leaves=[_leave(leave) for leave in view.leaves.black],
         time_zones=list(view.time_zones),
         due=[_due(item) for item in view.due] if sees_due else [],
+        you=you,
     )
 
 

@@ -100,6 +100,9 @@ class GameDays(Schema):
     black_leaves: list[LeaveInfo]
     time_zones: list[str] = Field(description="White's and Black's, for showing their dates")
     due: list[DueInfo] = Field(description="what is due today (staff and the players only)")
+    you: str | None = Field(
+        default=None, description="white or black: the side the caller's player key plays"
+    )
 
 
 class DueItemInfo(Schema):

@@ -133,6 +133,8 @@ def test_a_round_robin_of_four_is_six_games_in_three_rounds_with_a_key_each(clie
         "moves": 0, "used": 0, "next_control": 10, "allowance": 40, "left": 40, "decision": None
     }  # fmt: skip
     assert days["due"] == []  # the public sees no due list
+    assert days["you"] is None
+    assert event.game_days(event.black)["you"] == "black"  # the side a player's key plays
 
 
 def test_moves_go_in_turn_each_with_its_players_key(client):
