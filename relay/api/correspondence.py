@@ -50,7 +50,8 @@ from relay.domain.correspondence.rating_run import Period, period_of, rating_lis
 from relay.domain.correspondence.silence import Due
 from relay.domain.correspondence.timekeeping import PlayerClock
 from relay.domain.game.entries import IllegalEntryError
-from relay.hub.correspondence import DueItem, NewEvent, NewPlayer
+from relay.hub.correspondence import DueItem
+from relay.hub.correspondence_checks import NewEvent, NewPlayer
 from relay.hub.hub import Hub
 from relay.store.access import CC_PLAYER_ROLE, Identity
 
@@ -99,7 +100,7 @@ async def ratings(hub: HubDep, period: PeriodText = None) -> RatingList:
     game of the hub."""
     chosen = _period(hub, period)
     with refusals("rating list"):
-        run = await hub.correspondence.ratings(chosen)
+        run = await hub.correspondence.standings.ratings(chosen)
     return RatingList(
         period=f"{chosen.year}-{chosen.index}",
         run_date=run.run_date,
@@ -128,7 +129,7 @@ async def ratings(hub: HubDep, period: PeriodText = None) -> RatingList:
 async def ratings_csv(hub: HubDep, period: PeriodText = None) -> CsvResponse:
     """The same list as CSV, with the fields of E.II.5 as its header."""
     with refusals("rating list"):
-        run = await hub.correspondence.ratings(_period(hub, period))
+        run = await hub.correspondence.standings.ratings(_period(hub, period))
     return CsvResponse(rating_list_csv(run.rating_list))
 
 
@@ -217,7 +218,7 @@ async def move(
     move. What fell due before it (a flag) is applied first."""
     with refusals(f"correspondence game {game_id}"):
         try:
-            entered = await hub.correspondence.move(
+            entered = await hub.correspondence.moves.move(
                 game_id=game_id, ply=body.ply, text=body.move, who=who
             )
         except IllegalEntryError as error:
@@ -234,7 +235,9 @@ async def conditional(
     expected move is answered at once in your name. A new one replaces it; 422 for a move
     that is not legal in its turn."""
     with refusals(f"correspondence game {game_id}"):
-        sequence = await hub.correspondence.propose(game_id=game_id, steps=body.steps, who=who)
+        sequence = await hub.correspondence.moves.propose(
+            game_id=game_id, steps=body.steps, who=who
+        )
     return ConditionalAnswer(steps=len(sequence.steps), fen=sequence.fen)
 
 
@@ -243,7 +246,7 @@ async def notice(hub: HubDep, who: PlayerDep, game_id: GameId) -> NoticeAnswer:
     """The player to move tells the opponent and the TS that this move will take longer
     than 10 (rapid: 5) days (C.3.1.B), today."""
     with refusals(f"correspondence game {game_id}"):
-        kept = await hub.correspondence.notice(game_id=game_id, who=who)
+        kept = await hub.correspondence.moves.notice(game_id=game_id, who=who)
     return NoticeAnswer(kept=kept)
 
 
@@ -254,7 +257,7 @@ async def leave(
     """A leave the player announces today (C.8: in advance, 45 days in 12 months, not in
     rapid events); 409 in words when the rules do not grant it."""
     with refusals(f"correspondence event {tournament_id}"):
-        granted = await hub.correspondence.leave(
+        granted = await hub.correspondence.moves.leave(
             tournament_id=tournament_id, first=body.first, last=body.last, who=who
         )
     return _leave(granted)
@@ -286,7 +289,7 @@ async def withdrawal(
     never rated; on the score table all his games are forfeits when at most half were
     finished, else only the unfinished ones (9.B)."""
     with refusals(f"correspondence event {tournament_id}"):
-        done = await hub.correspondence.withdraw(
+        done = await hub.correspondence.standings.withdraw(
             tournament_id=tournament_id, player_id=body.player_id, kind=body.kind, who=who
         )
     return WithdrawalInfo(
@@ -303,8 +306,8 @@ async def withdrawal(
 async def table(hub: HubDep, tournament_id: TournamentId) -> list[TableLineInfo]:
     """The score table: points, Sonneborn-Berger (C.14), withdrawals' forfeits (9.B)."""
     with refusals(f"correspondence event {tournament_id}"):
-        lines = await hub.correspondence.table(tournament_id)
-        names = await hub.correspondence.names(tournament_id)
+        lines = await hub.correspondence.standings.table(tournament_id)
+        names = await hub.correspondence.standings.names(tournament_id)
     return [
         TableLineInfo(
             place=line.place,
@@ -325,7 +328,7 @@ async def rated(hub: HubDep, tournament_id: TournamentId) -> list[RatedGameInfo]
     """The games the rating run counts, with their real results: every finished game but
     those a withdrawal ended (E.VIII.2)."""
     with refusals(f"correspondence event {tournament_id}"):
-        games = await hub.correspondence.rated(tournament_id)
+        games = await hub.correspondence.standings.rated(tournament_id)
     return [RatedGameInfo(white_id=g.white, black_id=g.black, result=g.result) for g in games]
 
 
@@ -333,7 +336,7 @@ async def rated(hub: HubDep, tournament_id: TournamentId) -> list[RatedGameInfo]
 async def adjudication(hub: HubDep, game_id: GameId) -> AdjudicationInfo:
     """Where the game's adjudication stands; 404 before the TS has asked the players."""
     with refusals(f"adjudication of game {game_id}"):
-        state = await hub.correspondence.adjudication(game_id)
+        state = await hub.correspondence.adjudications.state(game_id)
     if state is None:
         raise HTTPException(404, f"no adjudication of game {game_id}")
     return _adjudication(state)
@@ -392,7 +395,7 @@ async def _step(
     hub: Hub, game_id: int, action: str, who: Identity, data: dict[str, Any] | None = None
 ) -> AdjudicationInfo:
     with refusals(f"correspondence game {game_id}"):
-        state = await hub.correspondence.adjudicate(
+        state = await hub.correspondence.adjudications.step(
             game_id=game_id, action=action, who=who, data=data
         )
     return _adjudication(state)

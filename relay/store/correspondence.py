@@ -74,14 +74,18 @@ def event_of_game(session: Session, *, game_id: int) -> CorrespondenceEvent:
     return row
 
 
-def event_games(session: Session, *, tournament_id: int) -> Sequence[Game]:
-    """Every game of the event, by round and board."""
-    return session.exec(
+def event_games(
+    session: Session, *, tournament_id: int, game_id: int | None = None
+) -> Sequence[Game]:
+    """Every game of the event (or the one ``game_id``), by round and board."""
+    query = (
         select(Game)
         .join(Round, col(Round.id) == col(Game.round_id))
         .where(Round.tournament_id == tournament_id)
-        .order_by(col(Round.number), col(Game.board))
-    ).all()
+    )
+    if game_id is not None:
+        query = query.where(Game.id == game_id)
+    return session.exec(query.order_by(col(Round.number), col(Game.board))).all()
 
 
 def set_contact(

@@ -193,3 +193,51 @@ def _play(board: chess.Board, move: chess.Move, kind: PlyKind, days: int) -> Ply
     ply = Ply(move, board.san(move), board.turn, board.fullmove_number, kind, days)
     board.push(move)
     return ply
+
+
+# --- A sequence as the hub keeps it ----------------------------------------------------------
+
+
+def stored_steps(sequence: ConditionalSequence) -> list[tuple[str, str]]:
+    """The sequence's steps as UCI pairs, to keep."""
+    return [(step.if_move.uci(), step.then_move.uci()) for step in sequence.steps]
+
+
+def from_stored(white: bool, fen: str, steps: Sequence[Sequence[str]]) -> ConditionalSequence:
+    """A kept sequence: binding White (``white``) or Black, from ``fen``, its UCI steps."""
+    return ConditionalSequence(
+        chess.WHITE if white else chess.BLACK,
+        fen,
+        tuple(Conditional(chess.Move.from_uci(a), chess.Move.from_uci(b)) for a, b in steps),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """What a sequence makes of the opponent's move: the proposer's reply to play now (UCI),
+    if the move was the one expected, and what still binds him after it (None: the sequence
+    is over, by a deviation or because it ran out)."""
+
+    reply: str | None
+    remaining: ConditionalSequence | None
+
+
+def follow(sequence: ConditionalSequence, fen_before: str, move: str) -> Followed:
+    """The opponent played ``move`` (SAN or UCI) from the position ``fen_before``: the
+    sequence's reply when it is the expected move from the position the sequence starts
+    from (4.E); otherwise nothing, and the sequence ends (a deviation, or a sequence kept
+    for a position the game has left)."""
+    if fen_before != sequence.fen or not sequence.steps:
+        return Followed(None, None)
+    board = chess.Board(fen_before)
+    try:
+        played = board.parse_san(move)
+    except ValueError:
+        played = chess.Move.from_uci(move) if len(move) in (4, 5) else chess.Move.null()
+    step, *rest = sequence.steps
+    if played != step.if_move:
+        return Followed(None, None)
+    board.push(played)
+    board.push(step.then_move)
+    remaining = ConditionalSequence(sequence.proposer, board.fen(), tuple(rest)) if rest else None
+    return Followed(step.then_move.uci(), remaining)

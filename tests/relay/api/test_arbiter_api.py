@@ -203,7 +203,7 @@ def test_boards_are_assigned_and_attached_by_operators(client):
     assert missing.status_code == 404
 
 
-def test_public_requests_are_rate_limited_per_client(tmp_path):
+def test_public_requests_are_rate_limited_per_client(tmp_path, still_time):
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=0.1, rate_burst=3)
     with TestClient(create_app(settings)) as client:
         codes = [client.get("/api/health").status_code for _ in range(5)]

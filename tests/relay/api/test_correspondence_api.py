@@ -5,19 +5,25 @@ keys, moves in turn, a flag at move 10, leave stopping one clock and cancelled b
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 
+import chess.pgn
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
 from relay.api.app import create_app
 from relay.config import Settings
+from relay.store.event_log import read_events
 from tests.relay.api.helpers import hub_of, token
 from tests.smtp_server import HOST, Inbox, serve
 
 START = date(2027, 3, 1)
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 class Days:
@@ -37,7 +43,9 @@ class Days:
 class Event:
     """A correspondence event of four players on the test's days."""
 
-    def __init__(self, client: TestClient, control: str = "standard") -> None:
+    def __init__(
+        self, client: TestClient, control: str = "standard", format: str = "class"
+    ) -> None:
         self.client = client
         self.days = Days(START)
         hub_of(client).now = self.days.now
@@ -45,7 +53,7 @@ class Event:
         body = {
             "name": "IECG Class B 27",
             "control": control,
-            "format": "class",
+            "format": format,
             "started": START.isoformat(),
             "ts_email": "ts@iecg.example",
             "players": [
@@ -274,9 +282,26 @@ def test_a_31_day_move_is_forfeited(client):
     assert event.result() == "0-1"
 
 
-def test_the_ts_list_shows_what_is_due_and_when_it_was_done(client):
+@pytest.fixture
+def mailed(tmp_path) -> Iterator[tuple[TestClient, Inbox]]:
+    """A hub with an SMTP server (the test's own), and what the server receives."""
+    inbox = Inbox()
+    for port in serve(inbox):
+        settings = Settings(
+            db_url=f"sqlite:///{tmp_path / 'mail.db'}",
+            rate_limit=0,
+            smtp=f"{HOST}:{port}",
+            smtp_sender="relay@iecg.example",
+            public_url="https://relay.iecg.example",
+        )
+        with TestClient(create_app(settings)) as client:
+            yield client, inbox
+
+
+def test_the_ts_list_shows_what_is_due_and_when_it_was_done(mailed):
     # White silent for 11 days: from the 11th day his time counts double (C.3.1.B), and
-    # Black reminds him, copy to the TS (C.3.1.C).
+    # Black reminds him, copy to the TS (C.3.1.C); the hub writes both letters.
+    client, _ = mailed
     event = Event(client)
     event.on(START + timedelta(days=11))
     url = f"/api/correspondence/{event.tournament_id}/due"
@@ -299,6 +324,41 @@ def test_the_ts_list_shows_what_is_due_and_when_it_was_done(client):
     }
     assert event.sweep() == []  # each once
     assert client.get(url, headers=event.white).status_code == 403
+
+
+def test_without_a_mail_server_letters_stay_due_and_rulings_are_made(client):
+    # No SMTP server: the reminder cannot go, so it is not done and stays on the TS's list
+    # (the rules count the next step from the day it goes); a flag is ruled all the same.
+    event = Event(client)
+    event.on(START + timedelta(days=11))
+    assert event.sweep() == []
+    due = client.get(f"/api/correspondence/{event.tournament_id}/due", headers=event.arbiter)
+    assert ("reminder", None) in {
+        (i["due"]["kind"], i["done_on"]) for i in due.json() if i["game_id"] == event.game_id
+    }
+    event.on(START + timedelta(days=40))
+    assert [a["due"]["kind"] for a in event.sweep()] == ["flag"]
+    assert event.result() == "0-1"
+
+
+def test_two_sweeps_at_once_act_once(client):
+    # The hourly sweep and the TS's at the same moment: one ruling per flag, not two.
+    event = Event(client)
+    event.on(START + timedelta(days=40))
+    hub = hub_of(client)
+
+    async def both() -> list[list[Any]]:
+        return list(await asyncio.gather(
+            hub.correspondence.sweep(event.tournament_id),
+            hub.correspondence.sweep(event.tournament_id),
+        ))  # fmt: skip
+
+    assert client.portal is not None
+    first, second = client.portal.call(both)
+    assert len(first) + len(second) == 6  # six games, each White's flag once
+    with Session(hub.engine) as session:
+        logged = [e.kind for e in read_events(session, game_id=event.game_id)]
+    assert logged.count("result") == 1
 
 
 @pytest.mark.parametrize(
@@ -439,39 +499,58 @@ def adjudicate(event: Event, step: str, who: dict[str, str], body: Any = None) -
     return event.client.post(path + (f"/{step}" if step else ""), json=body, headers=who)
 
 
+def a_year_of_play(event: Event) -> list[str]:
+    """The game's first 92 plies (Kasparov-Kramnik, from the test corpus), a ply every 4
+    days from the start: each player answers in 3 days (received the day after it was
+    sent, C.2.B), well inside 40 days for 10 moves, so no flag falls before the last ply
+    on 28 February 2028. The game's moves, all of them."""
+    with open(DATA / "real-games.pgn", encoding="utf-8") as games:
+        for _ in range(7):
+            game = chess.pgn.read_game(games)
+    assert game is not None
+    sans = []
+    board = game.board()
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    for ply, san in enumerate(sans[:92], start=1):
+        assert event.on(START + timedelta(days=4 * (ply - 1))).move(ply, san).status_code == 200
+    return sans
+
+
 def test_a_game_past_the_global_limit_is_adjudicated_and_appealed(client):
-    # A class tournament's games must be over 18 months after its start (C.15.B): 1 March
-    # 2027 + 18 months = 1 September 2028. The TS asks; White will not go on, so the game
-    # goes to adjudication that day and claims are due within 14 days, by 15 September
-    # (C.10.A). White claims the win with analysis, Black a draw without: only White may
-    # appeal (C.10.B). The adjudicator's draw, notified on the 20th, is appealed by White on
-    # the 25th; the second adjudicator's win for White is final (C.11.A), and the game's.
-    event = Event(client)
-    assert event.move(1, "e4").status_code == 200
-    assert event.move(2, "e5").status_code == 200
-    event.on(date(2028, 8, 31))
+    # A two-game match must be over 12 months after its start (C.15.A): 1 March 2027 + 12
+    # months = 1 March 2028. The game is still going then. The TS asks; White will not go
+    # on, so the game goes to adjudication that day and claims are due within 14 days, by
+    # 15 March (C.10.A). White claims the win with analysis, Black a draw without: only
+    # White may appeal (C.10.B). The adjudicator's draw, notified on the 20th, is appealed
+    # by White on the 25th; the second adjudicator's win for White is final (C.11.A), and
+    # the game's.
+    event = Event(client, format="two-game match")
+    sans = a_year_of_play(event)
+    event.on(date(2028, 2, 29))
     early = adjudicate(event, "", event.arbiter)
     assert early.status_code == 409
-    assert "2028-09-01" in early.json()["detail"]
-    event.on(date(2028, 9, 1))
+    assert "2028-03-01" in early.json()["detail"]
+    event.on(date(2028, 3, 1))
     asked = adjudicate(event, "", event.arbiter)
     assert asked.status_code == 201, asked.text
     assert asked.json()["stage"] == "asked"
     assert adjudicate(event, "consent", event.white, {"go_on": False}).json()["stage"] == "asked"
     referred = adjudicate(event, "consent", event.black, {"go_on": True}).json()
-    assert (referred["stage"], referred["claim_deadline"]) == ("claims", "2028-09-15")
-    assert event.move(3, "Nf3").status_code == 409  # with the adjudicator now
-    event.on(date(2028, 9, 5))
-    claim = {"result": "1-0", "analysis": "3.Nf3 Nc6 4.Bb5 wins the e-pawn by force."}
+    assert (referred["stage"], referred["claim_deadline"]) == ("claims", "2028-03-15")
+    assert event.move(93, sans[92]).status_code == 409  # with the adjudicator now
+    event.on(date(2028, 3, 5))
+    claim = {"result": "1-0", "analysis": "The passed pawn decides: 47.a6 wins."}
     assert adjudicate(event, "claim", event.white, claim).status_code == 200
     assert adjudicate(event, "claim", event.white, claim).status_code == 409  # once each
     assert adjudicate(event, "claim", event.black, {"result": "1-0"}).status_code == 422
     assert adjudicate(event, "claim", event.black, {"result": "1/2-1/2"}).status_code == 200
-    event.on(date(2028, 9, 20))
+    event.on(date(2028, 3, 20))
     decided = adjudicate(event, "decision", event.arbiter, {"result": "1/2-1/2"}).json()
     assert (decided["stage"], decided["may_appeal"]) == ("decided", ["white"])
     assert event.result() == "*"  # not final while White may appeal
-    event.on(date(2028, 9, 25))
+    event.on(date(2028, 3, 25))
     refused = adjudicate(event, "appeal", event.black)
     assert refused.status_code == 409
     assert "no analysis" in refused.json()["detail"]
@@ -481,33 +560,46 @@ def test_a_game_past_the_global_limit_is_adjudicated_and_appealed(client):
     assert event.result() == "1-0"
     shown = client.get(f"/api/correspondence/games/{event.game_id}/adjudication").json()
     assert [c["side"] for c in shown["claims"]] == ["white", "black"]
+    # Over: no more steps.
+    assert adjudicate(event, "", event.arbiter).status_code == 409
 
 
 def test_a_decision_nobody_appeals_becomes_final_after_14_days(client):
     # Both decline to go on; White claims with analysis, so he may appeal the decision
-    # (C.10.B), notified on 20 September, until 4 October (C.11.A). He does not: on 5
-    # October the sweep makes the decision final, and the game's result.
-    event = Event(client)
-    event.on(date(2028, 9, 1))
+    # (C.10.B), notified on 20 March, until 3 April (C.11.A). He does not: on 4 April the
+    # sweep makes the decision final, and the game's result.
+    event = Event(client, format="two-game match")
+    a_year_of_play(event)
+    event.on(date(2028, 3, 1))
     adjudicate(event, "", event.arbiter)
     adjudicate(event, "consent", event.white, {"go_on": False})
     adjudicate(event, "consent", event.black, {"go_on": False})
     adjudicate(event, "claim", event.white, {"result": "1-0", "analysis": "White is winning."})
-    event.on(date(2028, 9, 20))
+    event.on(date(2028, 3, 20))
     assert (
         adjudicate(event, "decision", event.arbiter, {"result": "0-1"}).json()["appeal_deadline"]
-        == "2028-10-04"
+        == "2028-04-03"
     )
-    event.on(date(2028, 10, 4))
+    event.on(date(2028, 4, 3))
     event.sweep()
     assert event.result() == "*"
-    event.on(date(2028, 10, 5))
+    event.on(date(2028, 4, 4))
     event.sweep()
     assert event.result() == "0-1"
     assert (
         client.get(f"/api/correspondence/games/{event.game_id}/adjudication").json()["stage"]
         == "final"
     )
+
+
+def test_a_flag_that_fell_before_the_limit_stands_and_nothing_is_adjudicated(client):
+    # Nobody moves for 18 months: White's flag fell long ago (C.6.B). When the TS asks
+    # after the limit, the hub first applies what fell due: the game is over, 0-1.
+    event = Event(client)
+    event.on(date(2028, 9, 1))
+    refused = adjudicate(event, "", event.arbiter)
+    assert refused.status_code == 409
+    assert event.result() == "0-1"
 
 
 def test_the_rating_list_counts_the_finished_games_of_the_period(client):
@@ -532,3 +624,85 @@ def test_the_rating_list_counts_the_finished_games_of_the_period(client):
     assert csv.headers["content-type"].startswith("text/csv")
     assert csv.text.splitlines()[0].startswith("position,class position,")
     assert client.get("/api/correspondence/ratings", params={"period": "2027-7"}).status_code == 422
+
+
+def test_an_arbiters_correction_keeps_the_day_the_move_was_sent(mailed):
+    # White's 1.e4 on the start day; Black silent, reminded on day 14 (C.3.1.C). On day 15
+    # the arbiter corrects ply 1 to 1.d4 from the scoresheets: the move was still sent on
+    # the start day, so Black's days and the reminder stand.
+    client, _ = mailed
+    event = Event(client)
+    assert event.move(1, "e4").status_code == 200
+    event.on(START + timedelta(days=14)).sweep()
+    event.on(START + timedelta(days=15))
+    body = {"ply": 1, "san": ["d4"], "reason": "the scoresheets say 1.d4"}
+    corrected = client.post(f"/api/games/{event.game_id}/moves", json=body, headers=event.arbiter)
+    assert corrected.status_code == 200, corrected.text
+    days = event.game_days(event.black)
+    assert days["sent"] == [START.isoformat()]
+    assert "reminder" not in {d["kind"] for d in days["due"]}  # sent already
+    due = client.get(f"/api/correspondence/{event.tournament_id}/due", headers=event.arbiter)
+    assert due.status_code == 200
+
+
+def test_two_withdrawals_count_their_game_as_the_first_left_it(client):
+    # Ann and Di both withdraw with nothing finished (C.9.B.a): every game of each is a
+    # forfeit on the table. Their game together is counted as Ann's withdrawal, the first,
+    # left it: won by Di; Di's own withdrawal does not turn it round.
+    event = Event(client)
+    table = client.get(f"/api/correspondence/{event.tournament_id}/table").json()
+    ids = {line["name"]: line["player_id"] for line in table}
+    url = f"/api/correspondence/{event.tournament_id}/withdrawals"
+    for name in ("Alder, Ann", "Dogwood, Di"):
+        body = {"player_id": ids[name], "kind": "announced"}
+        assert client.post(url, json=body, headers=event.arbiter).status_code == 201
+    lines = {
+        line["name"]: line
+        for line in client.get(f"/api/correspondence/{event.tournament_id}/table").json()
+    }
+    assert (lines["Alder, Ann"]["points"], lines["Alder, Ann"]["forfeits_lost"]) == (0, 3)
+    assert (lines["Dogwood, Di"]["points"], lines["Dogwood, Di"]["forfeits_won"]) == (1, 1)
+    assert lines["Birch, Ben"]["points"] == 2
+
+
+def test_a_withdrawal_applies_what_fell_due_first(client):
+    # White's flag fell on day 26 (doubled from the 11th day: 10 + 2 x 15 = 40 on day 25,
+    # 42 on day 26); the sweep has not run. Ann withdrawing on day 40 does not make her
+    # opponent's loss on time a win by withdrawal: the flag is ruled first.
+    event = Event(client)
+    event.on(START + timedelta(days=40))
+    table = client.get(f"/api/correspondence/{event.tournament_id}/table").json()
+    ann = next(line["player_id"] for line in table if line["name"] == "Alder, Ann")
+    url = f"/api/correspondence/{event.tournament_id}/withdrawals"
+    done = client.post(url, json={"player_id": ann, "kind": "silent"}, headers=event.arbiter)
+    assert done.status_code == 201, done.text
+    assert done.json()["finished"] == 3  # every game of hers was lost on time first
+    with Session(hub_of(client).engine) as session:
+        results = [e.data for e in read_events(session, game_id=event.game_id)
+                   if e.kind == "result"]  # fmt: skip
+    assert len(results) == 1
+    assert results[0]["reason"] == "White: flag since 2027-03-27 (C.6.B)"
+
+
+def test_names_one_person_could_be_taken_for_twice_are_refused(client):
+    body = {
+        "name": "Twins",
+        "control": "standard",
+        "format": "class",
+        "started": "2027-01-01",
+        "players": [{"name": "Bob, Bo"}, {"name": "bob,  BO"}],
+    }
+    answer = client.post("/api/correspondence", json=body, headers=token(client, "arbiter"))
+    assert answer.status_code == 422
+    assert "twice" in answer.text
+
+
+def test_a_rating_period_not_yet_begun_is_refused(client):
+    event = Event(client)
+    assert event.days.today == START
+    future = client.get("/api/correspondence/ratings", params={"period": "2199-6"})
+    assert future.status_code == 422
+    assert "has not begun" in future.text
+    before = client.get("/api/correspondence/ratings", params={"period": "2026-1"}).json()
+    assert before["period"] == "2026-1"
+    assert all(line["games"] == 0 for line in before["lines"])

@@ -74,7 +74,7 @@ def test_a_refused_answer_says_when_to_come_back(tmp_path):
     assert 1 <= int(answer.headers["retry-after"]) <= 60
 
 
-def test_valid_staff_tokens_get_a_generous_limit_not_none(tmp_path):
+def test_valid_staff_tokens_get_a_generous_limit_not_none(tmp_path, still_time):
     settings = Settings(
         db_url=f"sqlite:///{tmp_path / 'limits.db'}",
         rate_limit=0.1,  # windows of 30 s: a slow machine stays inside them
@@ -233,7 +233,7 @@ async def test_streams_are_bounded_per_client_as_the_trusted_proxy_names_it(
             writer.close()
 
 
-def test_a_club_keys_requests_are_limited_like_the_publics(tmp_path):
+def test_a_club_keys_requests_are_limited_like_the_publics(tmp_path, still_time):
     from sqlmodel import Session
 
     from relay.store.access import create_token

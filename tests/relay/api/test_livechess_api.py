@@ -368,7 +368,7 @@ def test_odd_values_in_any_place_of_any_path_are_a_4xx_never_a_5xx(tmp_path):
             assert 400 <= client.get(path).status_code < 500, path
 
 
-def test_the_feeds_reads_are_rate_limited_like_every_public_read(tmp_path):
+def test_the_feeds_reads_are_rate_limited_like_every_public_read(tmp_path, still_time):
     settings = settings_of(tmp_path, rate_limit=0.1, rate_burst=3.0)
     with TestClient(create_app(settings)) as client:
         paired(client)

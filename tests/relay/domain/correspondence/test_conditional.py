@@ -14,9 +14,13 @@ from hypothesis import strategies as st
 from relay.domain.correspondence.conditional import (
     ConditionalMoveError,
     ConditionalPositionError,
+    Followed,
     PlyKind,
     answer,
+    follow,
+    from_stored,
     propose,
+    stored_steps,
 )
 
 RECEIVED, MAILED = date(2002, 3, 2), date(2002, 3, 6)
@@ -196,3 +200,23 @@ def test_accepted_steps_are_answered_and_the_first_other_move_ends_the_sequence(
     # Only the answering move carries time (6.E): the 4 days from receipt to mailing.
     assert [ply.days for ply in run.plies] == [0] * (2 * accepted) + [4]
     assert {ply.colour for ply in run.plies if ply.kind is PlyKind.AUTOMATIC} <= {sequence.proposer}
+
+
+def test_a_kept_sequence_follows_the_expected_move_and_ends_on_another():
+    # White sent 1.e4 with "if 1...e5 then 2.Nf3; if 2...Nc6 then 3.Bb5" (4.E), kept as UCI.
+    board = chess.Board()
+    board.push_san("e4")
+    kept = stored_steps(propose(board, [("e5", "Nf3"), ("Nc6", "Bb5")]))
+    assert kept == [("e7e5", "g1f3"), ("b8c6", "f1b5")]
+    line = from_stored(True, board.fen(), kept)
+    followed = follow(line, board.fen(), "e5")
+    assert followed.reply == "g1f3"
+    assert followed.remaining is not None
+    board.push_san("e5")
+    board.push_san("Nf3")
+    assert followed.remaining.fen == board.fen()
+    assert follow(followed.remaining, board.fen(), "b8c6").reply == "f1b5"  # UCI too
+    deviated = follow(followed.remaining, board.fen(), "Nf6")
+    assert (deviated.reply, deviated.remaining) == (None, None)
+    # A sequence kept for a position the game has left does nothing.
+    assert follow(line, board.fen(), "Nc6") == Followed(None, None)
