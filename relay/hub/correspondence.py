@@ -49,6 +49,7 @@ from relay.hub.correspondence_checks import NewEvent, check_event
 from relay.hub.correspondence_games import (
     RULES,
     CorrespondenceGame,
+    DeskTools,
     EventGames,
     control_of,
     leaves_for,
@@ -149,13 +150,10 @@ class CorrespondenceDesk:
         #: One sweep at a time: the hourly one and a TS's never act twice on the same due.
         self._sweeping = asyncio.Lock()
         self._games = EventGames(recorder, views)
-        self.moves = Moves(recorder, views, desk, self._games, self.today, self._sweep_game)
-        self.adjudications = Adjudications(
-            recorder, views, desk, self._games, self.today, self._sweep_game
-        )
-        self.standings = Standings(
-            recorder, views, desk, self._games, self.today, self._sweep_event, self.events
-        )
+        tools = DeskTools(recorder, views, desk, self._games, self.today)
+        self.moves = Moves(tools, self._sweep_game)
+        self.adjudications = Adjudications(tools, self._sweep_game)
+        self.standings = Standings(tools, self._sweep_event, self.events)
 
     def today(self) -> date:
         return utc_day(self._now())

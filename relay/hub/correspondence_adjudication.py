@@ -15,11 +15,8 @@ from sqlmodel import Session
 
 from relay.domain.correspondence.adjudication import Stage
 from relay.domain.correspondence.adjudication_log import AdjudicationState
-from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.correspondence_checks import CorrespondenceError, CorrespondenceInputError
-from relay.hub.correspondence_games import RULES, EventGames, replayed, side_of
-from relay.hub.game_views import GameViews
-from relay.hub.recorder import GameRecorder
+from relay.hub.correspondence_games import RULES, DeskRoom, DeskTools, replayed, side_of
 from relay.store.access import Identity, audit
 from relay.store.correspondence import add_adjudication_step, adjudication_steps, event_of_game
 from relay.store.models import CorrespondenceAdjudicationStep, CorrespondenceEvent
@@ -34,24 +31,14 @@ PLAYERS_STEPS = ("consent", "claim", "appeal")
 TS_STEPS = ("ask", "decide", "rule")
 
 
-class Adjudications:
+class Adjudications(DeskRoom):
     """The adjudications of one hub's correspondence games; ``sweep_game`` applies what
     fell due in a game before the TS asks (a flag that fell before the limit stands)."""
 
     def __init__(
-        self,
-        recorder: GameRecorder,
-        views: GameViews,
-        desk: ArbiterDesk,
-        games: EventGames,
-        today: Callable[[], date],
-        sweep_game: Callable[[CorrespondenceEvent, int], Awaitable[object]],
+        self, tools: DeskTools, sweep_game: Callable[[CorrespondenceEvent, int], Awaitable[object]]
     ) -> None:
-        self._recorder = recorder
-        self._views = views
-        self._desk = desk
-        self._games = games
-        self._today = today
+        super().__init__(tools)
         self._sweep_game = sweep_game
 
     async def state(self, game_id: int) -> AdjudicationState | None:

@@ -6,7 +6,7 @@ adjudications."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -22,6 +22,7 @@ from relay.domain.correspondence.withdrawal import EventGame
 from relay.domain.game.events import MoveCorrected, MoveMade, MovesReplaced, event_from_data
 from relay.domain.game.record import GameRecord
 from relay.domain.results import Result
+from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.correspondence_checks import CorrespondenceError
 from relay.hub.game_views import GameView, GameViews
 from relay.hub.recorder import GameRecorder
@@ -202,3 +203,27 @@ def player_identity(side: str, pairing: Pairing) -> Identity:
     player = pairing.white if side == "white" else pairing.black
     assert player.id is not None
     return Identity(cc_player_user(player.id), CC_PLAYER_ROLE, player_id=player.id)
+
+
+@dataclass(frozen=True, slots=True)
+class DeskTools:
+    """What each room of the correspondence desk works with: the store, the games' views,
+    the arbiter's desk (results and entries go through it), the event reader, and the
+    hub's day."""
+
+    recorder: GameRecorder
+    views: GameViews
+    desk: ArbiterDesk
+    games: EventGames
+    today: Callable[[], date]
+
+
+class DeskRoom:
+    """A room of the correspondence desk, holding its tools."""
+
+    def __init__(self, tools: DeskTools) -> None:
+        self._recorder = tools.recorder
+        self._views = tools.views
+        self._desk = tools.desk
+        self._games = tools.games
+        self._today = tools.today

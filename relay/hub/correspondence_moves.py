@@ -21,16 +21,16 @@ from relay.domain.correspondence.conditional import (
 from relay.domain.correspondence.leave import Leave, check_leave
 from relay.domain.correspondence.silence import Side
 from relay.domain.game.entries import Accepted
-from relay.hub.arbiter_desk import ArbiterDesk, EntryChange
+from relay.hub.arbiter_desk import EntryChange
 from relay.hub.correspondence_checks import CorrespondenceError, check_day
 from relay.hub.correspondence_games import (
-    EventGames,
+    DeskRoom,
+    DeskTools,
     control_of,
     player_identity,
     side_of,
 )
-from relay.hub.game_views import GameView, GameViews
-from relay.hub.recorder import GameRecorder
+from relay.hub.game_views import GameView
 from relay.store.access import Identity, audit
 from relay.store.correspondence import (
     add_leave,
@@ -48,25 +48,15 @@ from relay.store.tournaments import list_players
 __all__ = ["Moves"]
 
 
-class Moves:
+class Moves(DeskRoom):
     """The players' actions in one hub's correspondence games; ``sweep_game`` applies what
     fell due in a game before a move comes (a flag that fell yesterday ends the game
     first)."""
 
     def __init__(
-        self,
-        recorder: GameRecorder,
-        views: GameViews,
-        desk: ArbiterDesk,
-        games: EventGames,
-        today: Callable[[], date],
-        sweep_game: Callable[[CorrespondenceEvent, int], Awaitable[object]],
+        self, tools: DeskTools, sweep_game: Callable[[CorrespondenceEvent, int], Awaitable[object]]
     ) -> None:
-        self._recorder = recorder
-        self._views = views
-        self._desk = desk
-        self._games = games
-        self._today = today
+        super().__init__(tools)
         self._sweep_game = sweep_game
 
     async def _game(self, game_id: int) -> tuple[CorrespondenceEvent, GameView]:

@@ -32,11 +32,8 @@ from relay.domain.correspondence.withdrawal import (
 )
 from relay.domain.results import Result
 from relay.domain.tournament.ratings import IECG_STARTING_RATING
-from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.correspondence_checks import CorrespondenceError, CorrespondenceInputError, name_key
-from relay.hub.correspondence_games import EventGames, finished_on, name_of
-from relay.hub.game_views import GameViews
-from relay.hub.recorder import GameRecorder
+from relay.hub.correspondence_games import DeskRoom, DeskTools, finished_on, name_of
 from relay.store.access import Identity, audit
 from relay.store.correspondence import add_withdrawal, get_event, withdrawals
 from relay.store.models import CorrespondenceEvent, CorrespondenceWithdrawal
@@ -58,26 +55,18 @@ class WithdrawalView:
     all_forfeited: bool
 
 
-class Standings:
+class Standings(DeskRoom):
     """Withdrawals, the score table and the ratings of one hub's correspondence events;
     ``sweep`` applies what fell due in an event before a withdrawal (a flag that fell
     yesterday is a loss on time, not a withdrawal's)."""
 
     def __init__(
         self,
-        recorder: GameRecorder,
-        views: GameViews,
-        desk: ArbiterDesk,
-        games: EventGames,
-        today: Callable[[], date],
+        tools: DeskTools,
         sweep: Callable[[CorrespondenceEvent], Awaitable[object]],
         events: Callable[[], Awaitable[list[tuple[CorrespondenceEvent, str]]]],
     ) -> None:
-        self._recorder = recorder
-        self._views = views
-        self._desk = desk
-        self._games = games
-        self._today = today
+        super().__init__(tools)
         self._sweep = sweep
         self._events = events
 
