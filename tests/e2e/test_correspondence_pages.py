@@ -264,3 +264,44 @@ def show_over(page: Page, result: str, decision: str) -> None:
     expect(page.locator("#player")).to_be_visible()
     expect(page.locator("#move-form")).to_be_hidden()
     expect(page.locator("#notice-line")).to_be_hidden()
+
+
+def test_the_rating_list_page_shows_the_periods_list_and_links_its_csv(tmp_path: Path) -> None:
+    # An event started two days ago; its first game ends today by Fool's mate, won by
+    # Black. The list of the current period has the four players, nobody with six games: no
+    # rating is published (E.III.3), each shown with the starting TER of 800 (E.VII.3), and
+    # the winner with one game.
+    event_file = tmp_path / "event.toml"
+    event_file.write_text(EVENT, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'ratings.db'}"
+    with relay_serve(tmp_path, event_file, db) as (_, address), browser_page(1280, 900) as page:
+        [arbiter] = hub_tokens(db, ("Tournament Secretary", "arbiter"))
+
+        def call(method: str, path: str, body: object = None, token: str | None = arbiter) -> Any:
+            return hub_call(address, method, path, body, token)
+
+        event = event_of(call, today() - timedelta(days=2), PLAYERS)
+        game = event["game"]
+        keys = event["keys"]
+        for ply, san in enumerate(["f3", "e5", "g4", "Qh4#"], start=1):
+            side = game["white"] if ply % 2 else game["black"]
+            call("POST", f"/api/correspondence/games/{game['id']}/moves",
+                 {"ply": ply, "move": san}, keys[side["name"]])  # fmt: skip
+        expected = call("GET", "/api/correspondence/ratings", None, None)
+        page.goto(f"http://{address}ratings")
+        rows = page.locator("#list tbody tr.player")
+        expect(rows).to_have_count(4)
+        expect(rows.locator("td.name")).to_have_text([line["name"] for line in expected["lines"]])
+        expect(rows.locator("td.ter")).to_have_text(["800"] * 4)
+        expect(rows.locator("td.rating")).to_have_text([""] * 4)
+        winner = rows.filter(has_text=game["black"]["name"])
+        expect(winner.locator("td.games")).to_have_text("1")
+        expect(page.locator("#list-period")).to_contain_text(f"period {expected['period']}")
+        expect(page.locator("#csv-link")).to_have_attribute(
+            "href", f"/api/correspondence/ratings.csv?period={expected['period']}"
+        )
+        screenshot(page, "ratings")
+        page.goto(f"http://{address}ratings?period=2199-6")
+        expect(page.locator("#problem")).to_contain_text("has not begun")
+        page.goto(f"http://{address}ratings?period=junk")
+        expect(page.locator("#problem")).to_contain_text("Which period?")

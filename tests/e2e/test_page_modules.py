@@ -94,6 +94,9 @@ def ready_checks(
     rules = {"name": "Modules ladder", "rate": "all", "starts": "2024-09-01", "ends": "2025-06-30"}
     ladder_id = live.post(f"/api/clubs/{club}/ladders", rules, token=admin)["id"]
 
+    def ratings(page: Page) -> None:
+        expect(page.locator("#list-period")).to_contain_text("period", timeout=WAIT_MS)
+
     def correspondence(page: Page) -> None:
         expect(page.locator("#game-title")).to_contain_text("Post, Pat", timeout=WAIT_MS)
         expect(page.locator("#to-move")).to_contain_text("White", timeout=WAIT_MS)
@@ -140,6 +143,7 @@ def ready_checks(
         "scoresheet": (live.url("scoresheet", game=game), scoresheet),
         "arbiter": (live.url("arbiter", token=live.arbiter), arbiter),
         "input": (live.url("input", round=1, token=live.operator), input_desk),
+        "ratings": (live.url("ratings"), ratings),
         # Last: the event they need is the hub's newest tournament once made.
         "correspondence": (by_mail_url("correspondence"), correspondence),
         "correspondence-due": (by_mail_url("correspondence-due"), correspondence_due),
