@@ -95,6 +95,8 @@ class Agent:
         self._keeping = 0
         #: A batch could not be kept: nothing read after it may be kept either.
         self._failed = False
+        #: The queue could not keep an acknowledgement: the agent stops on it.
+        self._queue_error: QueueWriteError | None = None
         self._keep_now = asyncio.Event()
         #: Set when there may be something to send.
         self._wake = asyncio.Event()
@@ -202,6 +204,8 @@ class Agent:
             except QueueWriteError:
                 raise  # an OSError, but the queue's, not the link's: the agent stops
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                if self._queue_error is not None:  # the queue failed; closing the link too
+                    raise self._queue_error from error
                 log.warning("the hub at %s: %s; again in %.1f s", self.url, error, wait)
             except InvalidURI as error:
                 raise ValueError(str(error)) from None
@@ -225,7 +229,13 @@ class Agent:
                 message = json.loads(text)
             except ValueError:
                 raise LinkProtocolError("the hub sent something that is not JSON") from None
-            for out in self.sender.received(message):
+            try:
+                answers = self.sender.received(message)
+            except QueueWriteError as error:
+                # Kept: closing the link may raise on its way out and hide it.
+                self._queue_error = error
+                raise
+            for out in answers:
                 outbox.put_nowait(out)
             if self.sender.state is LinkState.ONLINE:
                 self.online.set()
@@ -241,8 +251,11 @@ class Agent:
             if self.sender.state is LinkState.ONLINE and self._all_sent:
                 mark = {"type": "time", "mono": self._mono(), "wall": time.time()}
                 await hub.send(json.dumps(mark))
+            # asyncio.timeout, not wait_for: on Python 3.11 a wait_for whose wait ends as the
+            # task is cancelled can swallow the cancellation, and this loop would never end.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), MARK_SECONDS)
+                async with asyncio.timeout(MARK_SECONDS):
+                    await self._wake.wait()
 
 
 async def first_to_end(*work: Coroutine[Any, Any, None]) -> None:
@@ -255,8 +268,8 @@ async def first_to_end(*work: Coroutine[Any, Any, None]) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    for task in done:
-        if not task.cancelled() and (error := task.exception()) is not None:
+    for task in tasks:  # in the order given, so that the same failure wins every time
+        if task in done and not task.cancelled() and (error := task.exception()) is not None:
             raise error
 
 
