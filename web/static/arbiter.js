@@ -26,8 +26,11 @@ import { togglePublished } from "/static/arbiter-round.js";
 import { enter, showLogin, signIn, signOut } from "/static/arbiter-session.js";
 
 function wire() {
-  // A token refused mid-session sends the arbiter back to sign in.
-  whenRefused((error) => signOut(`Signed out: ${explain(error)}.`));
+  // A token refused mid-session sends the arbiter back to sign in; an answer to a request
+  // sent before the arbiter signed out changes nothing.
+  whenRefused((error) => {
+    if (token()) signOut(`Signed out: ${explain(error)}.`);
+  });
   $("login-form").addEventListener("submit", signIn);
   $("sign-out").addEventListener("click", () => signOut("Signed out."));
   $("round-select").addEventListener("change", (event) => reopenWith("round", event.target.value));
