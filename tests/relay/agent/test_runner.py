@@ -110,7 +110,20 @@ def test_a_time_mark_never_overtakes_an_input_read_before_it(tmp_path: Path) -> 
             running = asyncio.ensure_future(agent.run())
             await asyncio.wait_for(agent.online.wait(), 10)
             await play()
-            await asyncio.sleep(1.0)
+
+            def settled() -> bool:  # every input in, and a mark after the last of them
+                kinds = [str(m["type"]) for m in received]
+                if "inputs" not in kinds:
+                    return False
+                batches = [m["items"] for m in received if m["type"] == "inputs"]
+                count = sum(len(batch) for batch in batches if isinstance(batch, list))
+                last = len(kinds) - kinds[::-1].index("inputs")
+                return count == 12 and "time" in kinds[last:]
+
+            deadline = time.monotonic() + 10
+            while not settled():
+                assert time.monotonic() < deadline, "the inputs and a later mark never came"
+                await asyncio.sleep(0.02)
             running.cancel()
             await asyncio.gather(running, return_exceptions=True)
 
