@@ -244,8 +244,9 @@ class ClubGame(SQLModel, table=True):
     white_id: int = Field(foreign_key="club_member.id")
     black_id: int = Field(foreign_key="club_member.id")
     #: A game played on an electronic board of the hub: its result comes from its log. No
-    #: foreign key: an arbiter may replace the round's pairings (deleting its games), and a
-    #: tagged game that no longer exists simply gives no board result.
+    #: foreign key: an arbiter may replace the round's pairings (deleting its games), which
+    #: clears the tags of those games (relay.store.pairings), so the club game gives no board
+    #: result until it is tagged again.
     game_id: int | None = Field(default=None)
 
 

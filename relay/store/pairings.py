@@ -8,12 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session, col, delete, func, select
+from sqlmodel import Session, col, delete, func, select, update
 
 from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_systems import PairingSystem
 from relay.domain.vocabulary import UnknownWordError
-from relay.store.models import Bye, EBoard, Game, GameEventRow, Player, Round, Tournament
+from relay.store.models import (
+    Bye,
+    ClubGame,
+    EBoard,
+    Game,
+    GameEventRow,
+    Player,
+    Round,
+    Tournament,
+)
 from relay.store.tournaments import (
     ConflictError,
     NotFoundError,
@@ -91,6 +100,10 @@ def set_pairings(
             select(EBoard).where(EBoard.tournament_id == round_.tournament_id)
         )
     }
+    # A club game tagged with one of these games loses its tag: SQLite gives a new row the
+    # id of a deleted one, and the tag would follow the new pairing's result.
+    replaced = select(Game.id).where(col(Game.round_id) == round_id)
+    session.exec(update(ClubGame).where(col(ClubGame.game_id).in_(replaced)).values(game_id=None))
     session.exec(delete(Game).where(col(Game.round_id) == round_id))
     session.exec(delete(Bye).where(col(Bye.round_id) == round_id))
     for board, (white, black) in enumerate(games, start=1):
