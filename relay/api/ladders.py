@@ -36,7 +36,7 @@ from relay.api.schemas.ladders import (
     ResultEntry,
 )
 from relay.domain.errors import MissingError
-from relay.domain.ladder.quota import QuotaWarning
+from relay.domain.ladder.quota import QuotaWarning, season_label
 from relay.domain.ladder.rules import LadderRate
 from relay.domain.results import Result
 from relay.hub.ladders import (
@@ -55,6 +55,10 @@ ClubId = Annotated[int, Path(ge=1, le=MAX_STORED, description="a club's id")]
 LadderId = Annotated[int, Path(ge=1, le=MAX_STORED, description="a ladder's id")]
 MemberId = Annotated[int, Path(ge=1, le=MAX_STORED, description="a club member's id")]
 ClubGameId = Annotated[int, Path(ge=1, le=MAX_STORED, description="a club game's id")]
+SeasonQuery = Annotated[
+    int | None,
+    Query(ge=1900, le=9998, description="an ECF season by the year it starts in: 2024 is 2024-25"),
+]
 #: Points, games and quotas a ladder may be given.
 Count = Annotated[int, Field(ge=0, le=100_000)]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=PLAIN_TEXT)]
@@ -187,6 +191,7 @@ def _warning(warning: QuotaWarning) -> QuotaWarningInfo:
         rate=warning.rate,
         games=warning.games,
         quota=warning.quota,
+        season=season_label(warning.season),
         over=warning.over,
         message=str(warning),
     )
@@ -436,11 +441,15 @@ async def delete_ladder(
 
 
 @router.get("/clubs/{club_id}/quota")
-async def club_quota(hub: HubDep, who: ClubOfficerDep, club_id: ClubId) -> list[QuotaWarningInfo]:
-    """Non-members at or over a free quota of graded games."""
+async def club_quota(
+    hub: HubDep, who: ClubOfficerDep, club_id: ClubId, season: SeasonQuery = None
+) -> list[QuotaWarningInfo]:
+    """Non-members at or over a free quota of graded games in an ECF season (1 September
+    to 31 August; by default the one running now)."""
     with club_refusals(f"club {club_id}"):
         await hub.ladders.ladders(club_id=club_id)  # 404 for no club
-        return [_warning(w) for w in await hub.ladders.quota(club_id=club_id)]
+        warnings = await hub.ladders.quota(club_id=club_id, season=season, now=hub.now())
+        return [_warning(w) for w in warnings]
 
 
 # -- results: officers, and players for their own games ---------------------------------------

@@ -26,12 +26,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 from sqlmodel import Session, col, select
 
 from relay.domain.errors import RefusedError
-from relay.domain.ladder.quota import QuotaWarning, quota_warnings
+from relay.domain.ladder.quota import QuotaWarning, game_warnings, quota_warnings, season_of
 from relay.domain.ladder.results_log import current_result
 from relay.domain.ladder.rules import (
     ClubResult,
@@ -211,15 +211,19 @@ class ClubState:
     def counted(self) -> list[ClubResult]:
         return [r for g in self.games if (r := g.counted()) is not None]
 
-    def warnings(self, game: ClubResult | None = None) -> list[QuotaWarning]:
-        non_members = {i for i, m in self.members.items() if not m.ecf_member}
-        return quota_warnings(
-            [rules_of(row) for row in self.ladders],
-            self.counted(),
-            non_members,
-            self.names,
-            game=game,
-        )
+    @property
+    def non_members(self) -> set[int]:
+        return {i for i, m in self.members.items() if not m.ecf_member}
+
+    def warnings(self, game: ClubResult) -> list[QuotaWarning]:
+        """What entering ``game`` tells the officer of its players' free quotas."""
+        ladders = [rules_of(row) for row in self.ladders]
+        return game_warnings(ladders, self.counted(), self.non_members, self.names, game)
+
+    def quota(self, season: int) -> list[QuotaWarning]:
+        """The non-members at or over a free quota in ``season``."""
+        ladders = [rules_of(row) for row in self.ladders]
+        return quota_warnings(ladders, self.counted(), self.non_members, self.names, season=season)
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,9 +627,15 @@ class LadderDesk:
         )
         return (await states_of(self._views, rows, at)).games
 
-    async def quota(self, *, club_id: int, now: float | None = None) -> list[QuotaWarning]:
-        """The club's non-members at or over a free quota of graded games."""
-        return (await self._state(club_id, now)).warnings()
+    async def quota(
+        self, *, club_id: int, season: int | None = None, now: float | None = None
+    ) -> list[QuotaWarning]:
+        """The club's non-members at or over a free quota of graded games in ``season`` (the
+        year it starts in; by default the season of ``now``'s day)."""
+        at = time.time() if now is None else now
+        if season is None:
+            season = season_of(datetime.fromtimestamp(at, UTC).date())
+        return (await self._state(club_id, at)).quota(season)
 
     async def enter(
         self,

@@ -115,6 +115,7 @@ class QuotaWarningInfo(Schema):
     rate: LadderRate
     games: int = Field(description="graded games at this rate")
     quota: int
+    season: str = Field(description="the ECF season counted, 1 September to 31 August: 2024-25")
     over: bool = Field(description="over the free quota (else at it)")
     message: str
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -159,7 +160,7 @@ def test_an_edit_and_a_delete_replay_the_ladder_and_are_audited(club, client):
     ]
 
 
-def test_a_non_member_is_warned_at_and_over_the_free_quota(club):
+def test_a_non_member_is_warned_at_and_over_the_free_quota(club, client):
     assert club.game("2024-09-05", "A", "D", "1-0")["warnings"] == []
     [at] = club.game("2024-09-06", "D", "B", "1-0")["warnings"]
     assert (at["name"], at["rate"], at["games"], at["quota"], at["over"]) == (
@@ -169,8 +170,26 @@ def test_a_non_member_is_warned_at_and_over_the_free_quota(club):
     assert over["over"]
     assert "over the free quota of 2" in over["message"]
     assert club.game("2024-09-08", "D", "C", "1-0", rate="rapid")["warnings"] == []
+    assert over["season"] == "2024-25"
+    assert "in the 2024-25 season" in over["message"]
+    # The list is of a season: the one running at the hub by default, or the one asked for.
+    hub_of(client).now = lambda: datetime(2025, 8, 31, 12, tzinfo=UTC).timestamp()
     quota = club.ok("GET", f"/api/clubs/{club.id}/quota", None, club.officer)
-    assert [(w["name"], w["games"]) for w in quota] == [("Dunn, Dan", 3)]
+    assert [(w["name"], w["games"], w["season"]) for w in quota] == [("Dunn, Dan", 3, "2024-25")]
+    hub_of(client).now = lambda: datetime(2025, 9, 1, 12, tzinfo=UTC).timestamp()
+    assert club.ok("GET", f"/api/clubs/{club.id}/quota", None, club.officer) == []
+    again = club.ok("GET", f"/api/clubs/{club.id}/quota?season=2024", None, club.officer)
+    assert again == quota
+    # A graded ladder over the turn of the season: August still counts in 2024-25, and
+    # September starts the count again.
+    turn = {**SEASON, "name": "Summer", "starts": "2025-06-01", "ends": "2026-06-30"}
+    club.ok("POST", f"/api/clubs/{club.id}/ladders", turn, club.officer)
+    [august] = club.game("2025-08-20", "D", "A", "1-0")["warnings"]
+    assert (august["games"], august["season"], august["over"]) == (4, "2024-25", True)
+    assert club.game("2025-09-02", "D", "A", "1-0")["warnings"] == []
+    assert club.game("2025-09-03", "A", "D", "1-0")["warnings"][0]["games"] == 2
+    wrong = client.get(f"/api/clubs/{club.id}/quota?season=24", headers=club.officer)
+    assert wrong.status_code == 422
 
 
 def test_club_keys_act_on_their_own_club_only(club, client):
