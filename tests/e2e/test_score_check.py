@@ -9,7 +9,9 @@ boards through the real DGT driver (docs/game-input.md):
   that reach the board's position and shows the last legal position with the squares to
   set; the arbiter accepts the board's position. A live game reaches that alert only when a
   board's link drops for several moves, which boardsim cannot time, so the alert alone comes
-  from a stand-in on the console's stream; what the hub finds and does is the live hub's.
+  from a stand-in on the console's stream; what the hub finds and does is the live hub's;
+* a wrong draw claim sent from the electronic scoresheet: the console names it and its
+  penalty, and its Penalty button opens the Penalty card for the claimant.
 """
 
 from __future__ import annotations
@@ -255,3 +257,26 @@ def test_an_illegal_position_alert_is_corrected_from_the_console(round_, page):
     ]
     # The Laws' penalty stays one click further: the Penalty card, for the same game.
     expect(page.locator("#penalty-form")).to_be_visible()
+
+
+def test_a_wrong_draw_claim_is_named_and_leads_to_its_penalty(round_, page):
+    live = round_.live
+    game_id = live.games[1]
+    round_.play()
+    sign_in(page, live)
+    expect(page.locator(f"#result-{game_id}")).to_be_visible()
+    game = live.get(f"/api/games/{game_id}", token=live.arbiter)
+    # White, to move after 4...Nf6 (or after 5. O-O, Black), claims threefold repetition
+    # on a position seen once: a wrong claim, made on the electronic scoresheet.
+    claim = {"ply": game["ply"] + 1, "rule": "threefold"}
+    answer = live.post(f"/api/games/{game_id}/claims", claim, token=live.operator)
+    assert answer["correct"] is False
+    claimant = answer["player"]
+    item = page.locator(f"#alerts li[data-kind='wrong-claim'][data-game-id='{game_id}']")
+    expect(item).to_contain_text("a wrong draw claim: two minutes to the opponent (9.5.3)")
+    expect(item).to_contain_text(f"{claimant.capitalize()} claims a draw by threefold")
+    item.locator("button", has_text="Penalty").click()
+    expect(page.locator("#penalty-game")).to_have_value(str(game_id))
+    expect(page.locator("#penalty-kind")).to_have_value("wrong-claim")
+    expect(page.locator("#claimant-label")).to_be_visible()
+    expect(page.locator("#penalty-claimant")).to_have_value(claimant)

@@ -20,19 +20,26 @@ const ALERT_WORDS = {
   "promotion-assumed": "a promotion was taken as a queen: check the piece",
   "dead-position": "possibly a dead position",
   "both-flags": "both flags have fallen",
+  "draw-claim": "a correct draw claim on the scoresheet: end the game drawn",
+  "wrong-claim": "a wrong draw claim: two minutes to the opponent (9.5.3), one in rapid and blitz",
 };
+// Alerts that get a kind of their own in the feed (and the buttons that go with it).
+const OWN_KIND = new Set(["illegal-position", "wrong-claim"]);
 
 // An event of the round's stream, applied to `game`: an alert when it is one to show.
 export function alertForEvent(game, message) {
   if (!ALERT_KINDS.has(message.kind)) return;
   const [level, text] = describe(message.kind, message.data);
-  const kind = message.kind === "alert" && message.data.alert === "illegal-position"
-    ? "illegal-position" : message.kind;
+  const kind = message.kind === "alert" && OWN_KIND.has(message.data.alert)
+    ? message.data.alert : message.kind;
   if (!text) return;
   const item = addAlert(game.id, level, text, message.data.at, kind);
   // What the board showed, for the Corrections card: "board <placement> differs from ...".
   const shown = kind === "illegal-position" ? /^board (\S+) differs/.exec(message.data.detail || "") : null;
   if (shown) item.dataset.board = shown[1];
+  // Who claimed: "White claims a draw by ...".
+  const claimant = kind === "wrong-claim" ? /^(White|Black) claims/.exec(message.data.detail || "") : null;
+  if (claimant) item.dataset.claimant = claimant[1].toLowerCase();
 }
 
 // What was already waiting when the console opened.
@@ -97,9 +104,9 @@ export function addAlert(gameId, level, text, at, kind = "board") {
   jump.addEventListener("click", () => jumpTo(gameId));
   head.append(jump);
   item.append(head, el("p", "what", text));
-  if (kind === "illegal-move") {
+  if (kind === "illegal-move" || kind === "wrong-claim") {
     const penalty = actionButton("small", "Penalty…");
-    penalty.addEventListener("click", () => choosePenalty(gameId));
+    penalty.addEventListener("click", () => choosePenalty(gameId, item.dataset.claimant || null));
     head.append(penalty);
   }
   if (kind === "illegal-move" || kind === "illegal-position") {

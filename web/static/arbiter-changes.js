@@ -39,10 +39,12 @@ export function showClaimant() {
   $("claimant-label").hidden = $("penalty-kind").value !== "wrong-claim";
 }
 
-// The Penalty card, ready for the illegal move just completed on a game (from an alert).
-export function choosePenalty(gameId) {
+// The Penalty card, ready for the illegal move just completed on a game, or for a wrong draw
+// claim by `claimant` ("white" or "black") (from an alert).
+export function choosePenalty(gameId, claimant = null) {
   $("penalty-game").value = String(gameId);
-  $("penalty-kind").value = "illegal-move";
+  $("penalty-kind").value = claimant ? "wrong-claim" : "illegal-move";
+  if (claimant) $("penalty-claimant").value = claimant;
   showClaimant();
   namePlayers();
   $("penalty-form").scrollIntoView({ block: "center" });
