@@ -17,8 +17,10 @@ entry stands over it (:func:`relay.domain.ladder.results_log.current_result`). I
 from the hub's cached views of the round (:mod:`relay.hub.game_views`), never replayed from
 the store. Nothing is copied from one log to the other, so nothing is missed while the hub
 is down and two processes never write it twice. The link is no foreign key: an arbiter may
-replace a round's pairings (its games are deleted), and a tagged game that no longer exists
-simply gives no board result.
+replace a round's pairings (its games are deleted); a tag then moves to the new game where
+the board has the same players, and is cleared where it has not
+(:func:`relay.store.pairings.set_pairings`), so a club game without a tag gives no board
+result.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session, col, delete, func, select, update
+from sqlmodel import Session, col, delete, func, select
 
 from relay.domain.tournament.byes import ByeKind
 from relay.domain.tournament.pairing_systems import PairingSystem
@@ -100,24 +100,34 @@ def set_pairings(
             select(EBoard).where(EBoard.tournament_id == round_.tournament_id)
         )
     }
-    # A club game tagged with one of these games loses its tag: SQLite gives a new row the
-    # id of a deleted one, and the tag would follow the new pairing's result.
-    replaced = select(Game.id).where(col(Game.round_id) == round_id)
-    session.exec(update(ClubGame).where(col(ClubGame.game_id).in_(replaced)).values(game_id=None))
+    # Club games tagged with the round's games (docs/ladders.md) keep their tags where the
+    # same board has the same players after this; the others lose them. SQLite gives a new
+    # row the id of a deleted one, so a tag left alone would follow another pairing.
+    tagged = session.exec(
+        select(ClubGame, Game)
+        .join(Game, col(ClubGame.game_id) == col(Game.id))
+        .where(col(Game.round_id) == round_id)
+    ).all()
     session.exec(delete(Game).where(col(Game.round_id) == round_id))
     session.exec(delete(Bye).where(col(Bye.round_id) == round_id))
-    for board, (white, black) in enumerate(games, start=1):
-        session.add(
-            Game(
-                round_id=round_id,
-                board=board,
-                white_id=white,
-                black_id=black,
-                eboard_id=eboards.get(board),
-            )
+    added = [
+        Game(
+            round_id=round_id,
+            board=board,
+            white_id=white,
+            black_id=black,
+            eboard_id=eboards.get(board),
         )
+        for board, (white, black) in enumerate(games, start=1)
+    ]
+    session.add_all(added)
     for player_id, kind in byes:
         session.add(Bye(round_id=round_id, player_id=player_id, kind=kind))
+    session.flush()
+    kept = {(game.board, game.white_id, game.black_id): game.id for game in added}
+    for club_game, old in tagged:
+        club_game.game_id = kept.get((old.board, old.white_id, old.black_id))
+        session.add(club_game)
     session.flush()
 
 

@@ -106,7 +106,7 @@ export function addAlert(gameId, level, text, at, kind = "board") {
   item.append(head, el("p", "what", text));
   if (kind === "illegal-move" || kind === "wrong-claim") {
     const penalty = actionButton("small", "Penalty…");
-    penalty.addEventListener("click", () => choosePenalty(gameId, item.dataset.claimant || null));
+    penalty.addEventListener("click", () => choosePenalty(gameId, kind, item.dataset.claimant || null));
     head.append(penalty);
   }
   if (kind === "illegal-move" || kind === "illegal-position") {

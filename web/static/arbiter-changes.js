@@ -39,11 +39,12 @@ export function showClaimant() {
   $("claimant-label").hidden = $("penalty-kind").value !== "wrong-claim";
 }
 
-// The Penalty card, ready for the illegal move just completed on a game, or for a wrong draw
-// claim by `claimant` ("white" or "black") (from an alert).
-export function choosePenalty(gameId, claimant = null) {
+// The Penalty card, ready for the penalty of `kind` on a game (from an alert): the illegal
+// move just completed, or a wrong draw claim by `claimant` ("white" or "black"; when it is not
+// known, the arbiter chooses).
+export function choosePenalty(gameId, kind = "illegal-move", claimant = null) {
   $("penalty-game").value = String(gameId);
-  $("penalty-kind").value = claimant ? "wrong-claim" : "illegal-move";
+  $("penalty-kind").value = kind;
   if (claimant) $("penalty-claimant").value = claimant;
   showClaimant();
   namePlayers();

@@ -173,10 +173,11 @@ def test_a_non_member_is_warned_at_and_over_the_free_quota(club, client):
     assert over["season"] == "2024-25"
     assert "in the 2024-25 season" in over["message"]
     # The list is of a season: the one running at the hub by default, or the one asked for.
-    hub_of(client).now = lambda: datetime(2025, 8, 31, 12, tzinfo=UTC).timestamp()
+    # The hub's day is UTC's: half past eleven at night on 31 August is still 2024-25.
+    hub_of(client).now = lambda: datetime(2025, 8, 31, 23, 30, tzinfo=UTC).timestamp()
     quota = club.ok("GET", f"/api/clubs/{club.id}/quota", None, club.officer)
     assert [(w["name"], w["games"], w["season"]) for w in quota] == [("Dunn, Dan", 3, "2024-25")]
-    hub_of(client).now = lambda: datetime(2025, 9, 1, 12, tzinfo=UTC).timestamp()
+    hub_of(client).now = lambda: datetime(2025, 9, 1, 0, 30, tzinfo=UTC).timestamp()
     assert club.ok("GET", f"/api/clubs/{club.id}/quota", None, club.officer) == []
     again = club.ok("GET", f"/api/clubs/{club.id}/quota?season=2024", None, club.officer)
     assert again == quota
@@ -333,12 +334,18 @@ def test_a_tagged_game_does_not_stop_the_arbiter_replacing_the_pairings(club, cl
     round_id, game_id = setup_round(client)  # published, not begun
     club.game("2024-09-05", "C", "A", None, game_id=game_id)
     arbiter = token(client, "arbiter", user="chief")
-    answer = client.put(
-        f"/api/rounds/{round_id}/pairings", json={"games": [[2, 1]]}, headers=arbiter
-    )
+    # Saved again as they were (board 1: player 1 against player 2): the
+    # same board has the same players, so the tag moves to the new game.
+    path = f"/api/rounds/{round_id}/pairings"
+    same = {"games": [[1, 2]]}
+    assert client.put(path, json=same, headers=arbiter).status_code == 200
+    [again] = client.get(f"/api/rounds/{round_id}/games").json()
+    [game] = client.get(f"/api/clubs/{club.id}/games").json()
+    assert game["game_id"] == again["id"]
+    answer = client.put(path, json={"games": [[2, 1]]}, headers=arbiter)
     assert answer.status_code == 200, answer.text
-    # The tagged game is gone and its tag with it (SQLite may give the new pairing its id,
-    # and the tag must not follow that game's result); the ladder still reads.
+    # Another pairing on the board: the tag goes (SQLite may give the new pairing the old
+    # game's id, and the tag must not follow that game's result); the ladder still reads.
     assert client.get(f"/api/ladders/{club.autumn}").status_code == 200
     [game] = client.get(f"/api/clubs/{club.id}/games").json()
     assert (game["game_id"], game["board_result"], game["result"]) == (None, None, None)

@@ -137,3 +137,38 @@ def test_tournaments_stored_before_editions_name_none(tmp_path):
         assert [tuple(row) for row in rows] == [("SB", None)]
     finally:
         engine.dispose()
+
+
+def test_club_tags_of_deleted_games_are_cleared(tmp_path):
+    # Before 0011, replacing pairings left club games tagged with the deleted games' ids.
+    url = f"sqlite:///{tmp_path / 'r10.db'}"
+    old = create_engine(url)
+    try:
+        upgrade(old, "0010")
+        with old.begin() as connection:
+            sql = connection.exec_driver_sql
+            sql("INSERT INTO tournament (id, name, site) VALUES (1, 'T', '?')")
+            sql(
+                "INSERT INTO player (id, tournament_id, start_number, name)"
+                " VALUES (1, 1, 1, 'A'), (2, 1, 2, 'B')"
+            )
+            sql("INSERT INTO round (id, tournament_id, number) VALUES (1, 1, 1)")
+            sql("INSERT INTO game (id, round_id, board, white_id, black_id) VALUES (5, 1, 1, 1, 2)")
+            sql("INSERT INTO club (id, name) VALUES (1, 'C')")
+            sql("INSERT INTO club_member (id, club_id, name, ecf_member) VALUES (1, 1, 'A', 1)")
+            sql("INSERT INTO club_member (id, club_id, name, ecf_member) VALUES (2, 1, 'B', 1)")
+            for club_game, game in ((1, 5), (2, 6), (3, None)):
+                sql(
+                    "INSERT INTO club_game (id, club_id, played_on, rate, white_id, black_id,"
+                    f" game_id) VALUES ({club_game}, 1, '2024-09-05', 'standard', 1, 2, ?)",
+                    (game,),
+                )
+    finally:
+        old.dispose()
+    engine = open_store(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql("SELECT id, game_id FROM club_game ORDER BY id")
+            assert [tuple(row) for row in rows] == [(1, 5), (2, None), (3, None)]
+    finally:
+        engine.dispose()
