@@ -275,7 +275,8 @@ async def due(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list
 @router.post("/{tournament_id}/sweep", response_model=list[DueItemInfo])
 async def sweep(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list[DueItemInfo]:
     """Act now on what is due today: rulings recorded, letters sent, each once; what was
-    done."""
+    done. 503 when another hub process sharing the store is sweeping and does not finish
+    within 30 seconds: try again."""
     with refusals(f"correspondence event {tournament_id}"):
         items = await hub.correspondence.sweep(tournament_id)
     return [_item(item) for item in items]

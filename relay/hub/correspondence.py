@@ -45,7 +45,7 @@ from relay.domain.results import Result
 from relay.domain.tournament.berger import berger_rounds, double_round_robin
 from relay.hub.arbiter_desk import ArbiterDesk
 from relay.hub.correspondence_adjudication import Adjudications
-from relay.hub.correspondence_checks import NewEvent, check_event
+from relay.hub.correspondence_checks import NewEvent, SweepBusyError, check_event
 from relay.hub.correspondence_games import (
     RULES,
     CorrespondenceGame,
@@ -57,6 +57,7 @@ from relay.hub.correspondence_games import (
 from relay.hub.correspondence_moves import Moves
 from relay.hub.correspondence_standings import Standings
 from relay.hub.game_views import GameViews
+from relay.hub.lease import Lease
 from relay.hub.mailer import Mailer, MailError
 from relay.hub.recorder import GameRecorder
 from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, create_token
@@ -84,6 +85,10 @@ log = logging.getLogger(__name__)
 
 #: How often ``relay serve`` acts on what falls due.
 SWEEP_SECONDS = 3600.0
+#: The lease that lets one hub process sweep at a time (relay.hub.lease).
+SWEEP_LEASE = "correspondence-sweep"
+#: How long a move, a TS's "act now" or a withdrawal waits for another process's sweep.
+SWEEP_WAIT = 30.0
 #: The kinds of due that end the game, won by the other side.
 _ENDINGS = (DueKind.FLAG, DueKind.FORFEIT, DueKind.GAME_LOST)
 
@@ -147,8 +152,13 @@ class CorrespondenceDesk:
         self._page_url = page_url
         #: Sends the letters; None: nothing is mailed, and letters stay due.
         self.mailer: Mailer | None = None
-        #: One sweep at a time: the hourly one and a TS's never act twice on the same due.
+        #: One sweep at a time: the hourly one and a TS's never act twice on the same due;
+        #: in this process by the lock, among the hub processes that share the store by
+        #: the lease.
         self._sweeping = asyncio.Lock()
+        self.lease = Lease(recorder, SWEEP_LEASE)
+        #: How long a sweep other than the hourly one waits for another process's.
+        self.sweep_wait = SWEEP_WAIT
         self._games = EventGames(recorder, views)
         tools = DeskTools(recorder, views, desk, self._games, self.today)
         self.moves = Moves(tools, self._sweep_game)
@@ -316,10 +326,15 @@ class CorrespondenceDesk:
 
     # What falls due
 
-    async def sweep(self, tournament_id: int | None = None) -> list[DueItem]:
+    async def sweep(
+        self, tournament_id: int | None = None, *, wait: float | None = None
+    ) -> list[DueItem]:
         """Apply what is due today in every unfinished game (of one event, or of all):
         rulings recorded, letters sent, each once. What was done now, in order. A game
-        that cannot be worked out is logged and left; the others go on."""
+        that cannot be worked out is logged and left; the others go on. While another hub
+        process sweeps, this waits for it up to ``wait`` seconds (default
+        :attr:`sweep_wait`); then, with ``wait`` 0, nothing is done (the other process does
+        it), otherwise :class:`SweepBusyError`."""
         if tournament_id is None:
             events = [event for event, _ in await self.events()]
         else:
@@ -328,38 +343,60 @@ class CorrespondenceDesk:
             ]
         acted: list[DueItem] = []
         for event in events:
-            acted += await self._sweep_event(event)
+            acted += await self._sweep_event(event, wait=wait)
         return acted
 
     async def _sweep_game(self, event: CorrespondenceEvent, game_id: int) -> list[DueItem]:
         return await self._sweep_event(event, only=game_id)
 
     async def _sweep_event(
-        self, event: CorrespondenceEvent, only: int | None = None
+        self, event: CorrespondenceEvent, only: int | None = None, wait: float | None = None
     ) -> list[DueItem]:
         today = self.today()
         if today < event.started:
             return []
+        wait = self.sweep_wait if wait is None else wait
         async with self._sweeping:
-            games = await self._games.games(event, only=only)
-            by_player = await self._games.leaves(event)
-            states = await self._games.adjudications(event, [g.game_id for g in games])
-            acted: list[DueItem] = []
-            for game in games:
-                state = states[game.game_id]
-                try:
-                    if state is not None and state.process.stage not in (
-                        Stage.ASKED,
-                        Stage.CONTINUED,
-                    ):
-                        await self.adjudications.lapse(game.pairing, state, today)
-                        continue  # with the adjudicator: no clock rulings
-                    if not game.record.result.is_decided:
-                        acted += await self._sweep_one(event, game, by_player, today)
-                except RelayError as error:
-                    log.error("correspondence game %d left out of the sweep: %s",
-                              game.game_id, error)  # fmt: skip
-            return acted
+            if not await self.lease.take(wait):
+                if wait == 0:
+                    log.info("another hub process is sweeping the correspondence games")
+                    return []
+                raise SweepBusyError(
+                    "another hub process is acting on what fell due in the correspondence "
+                    "games; try again in a minute"
+                )
+            try:
+                return await self._sweep_held(event, only, today)
+            finally:
+                await self.lease.give_back()
+
+    async def _sweep_held(
+        self, event: CorrespondenceEvent, only: int | None, today: date
+    ) -> list[DueItem]:
+        """The sweep, with the lock and the lease held (renewed after each game)."""
+        games = await self._games.games(event, only=only)
+        by_player = await self._games.leaves(event)
+        states = await self._games.adjudications(event, [g.game_id for g in games])
+        acted: list[DueItem] = []
+        for game in games:
+            if not await self.lease.take():  # renewed; lost only after LEASE_SECONDS idle
+                log.warning("the correspondence sweep lost its lease; stopped before game %d",
+                            game.game_id)  # fmt: skip
+                break
+            state = states[game.game_id]
+            try:
+                if state is not None and state.process.stage not in (
+                    Stage.ASKED,
+                    Stage.CONTINUED,
+                ):
+                    await self.adjudications.lapse(game.pairing, state, today)
+                    continue  # with the adjudicator: no clock rulings
+                if not game.record.result.is_decided:
+                    acted += await self._sweep_one(event, game, by_player, today)
+            except RelayError as error:
+                log.error("correspondence game %d left out of the sweep: %s",
+                          game.game_id, error)  # fmt: skip
+        return acted
 
     async def _sweep_one(
         self,
@@ -473,7 +510,7 @@ async def sweep_every(desk: CorrespondenceDesk, seconds: float = SWEEP_SECONDS) 
     sweep that fails is logged and the next one comes as planned."""
     while True:
         try:
-            acted = await desk.sweep()
+            acted = await desk.sweep(wait=0)
         except Exception:
             log.exception("the correspondence sweep failed; the next in %.0f s", seconds)
         else:

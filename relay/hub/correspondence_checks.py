@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from relay.domain.correspondence.adjudication import TournamentFormat
 from relay.domain.correspondence.days import EventKind
-from relay.domain.errors import InvalidInputError, RefusedError
+from relay.domain.errors import InvalidInputError, RefusedError, UnavailableError
 
 __all__ = [
     "FIRST_DAY",
@@ -20,6 +20,7 @@ __all__ = [
     "CorrespondenceInputError",
     "NewEvent",
     "NewPlayer",
+    "SweepBusyError",
     "check_day",
     "check_event",
     "name_key",
@@ -113,3 +114,8 @@ def _check_email(address: str) -> None:
         raise CorrespondenceInputError(f"{address!r} is not an email address")
     if any(c.isspace() or not c.isprintable() for c in address):
         raise CorrespondenceInputError(f"{address!r} is not an email address")
+
+
+class SweepBusyError(RuntimeError, UnavailableError):
+    """Another hub process sharing the store is acting on what fell due, and did not finish
+    within the wait."""

@@ -181,6 +181,17 @@ class AgentInput(SQLModel, table=True):
     received_at: float
 
 
+class HubLease(SQLModel, table=True):
+    """Work that one hub process at a time may do, among all that share the store (the
+    correspondence sweep): who holds it, and until when (Unix seconds) unless renewed."""
+
+    __tablename__ = "hub_lease"
+
+    name: str = Field(primary_key=True)
+    holder: str
+    until: float
+
+
 class AgentMark(SQLModel, table=True):
     """Per game followed on an agent's board: the last of that board's inputs whose
     consequences are in the game's log. It is written with the events it accounts for, so a

@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from relay.api.app import create_app
 from relay.config import Settings
+from relay.hub.correspondence import CorrespondenceDesk
 from relay.store.event_log import read_events
 from tests.relay.api.helpers import hub_of, token
 from tests.smtp_server import HOST, Inbox, serve
@@ -359,6 +360,49 @@ def test_two_sweeps_at_once_act_once(client):
     with Session(hub.engine) as session:
         logged = [e.kind for e in read_events(session, game_id=event.game_id)]
     assert logged.count("result") == 1
+
+
+def test_two_hub_processes_sweeping_at_once_act_once(client):
+    # A second hub process on the same store: its own desk, with a lock of its own; the
+    # lease in the store lets one sweep at a time.
+    event = Event(client)
+    event.on(START + timedelta(days=40))
+    hub = hub_of(client)
+    other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
+    assert other.lease.holder != hub.correspondence.lease.holder
+
+    async def both() -> list[list[Any]]:
+        return list(await asyncio.gather(
+            hub.correspondence.sweep(event.tournament_id),
+            other.sweep(event.tournament_id),
+        ))  # fmt: skip
+
+    assert client.portal is not None
+    first, second = client.portal.call(both)
+    assert len(first) + len(second) == 6  # six games, each White's flag once
+    assert [] in (first, second)  # one swept, the other found nothing left to do
+    with Session(hub.engine) as session:
+        logged = [e.kind for e in read_events(session, game_id=event.game_id)]
+    assert logged.count("result") == 1
+
+
+def test_a_sweep_waits_for_another_process_and_the_hourly_one_leaves_it_the_work(client):
+    event = Event(client)
+    event.on(START + timedelta(days=40))
+    hub = hub_of(client)
+    other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
+    assert client.portal is not None
+    assert client.portal.call(other.lease.take)  # the other process is sweeping
+    # The hourly sweep does nothing; the TS's "act now" waits, then is told to try again.
+    assert client.portal.call(lambda: hub.correspondence.sweep(wait=0)) == []
+    hub.correspondence.sweep_wait = 0.3
+    answer = client.post(f"/api/correspondence/{event.tournament_id}/sweep", headers=event.arbiter)
+    assert answer.status_code == 503
+    assert "another hub process" in answer.json()["detail"]
+    assert event.result() == "*"
+    client.portal.call(other.lease.give_back)
+    assert [a["due"]["kind"] for a in event.sweep()] == ["flag"]
+    assert event.result() == "0-1"
 
 
 @pytest.mark.parametrize(

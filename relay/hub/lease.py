@@ -1,0 +1,67 @@
+"""A lease held by this hub process (:mod:`relay.store.leases`): work that one process at
+a time may do among all that share the store, such as the correspondence sweep.
+
+The holder names this process (host, process id and a random part). A lease lapses
+``seconds`` after it was last taken or renewed, so the work of a process that died is taken
+up by another after that long; the holder renews it as it goes. Its clock is the system's,
+whatever the hub's ``now`` says, because it is shared with other processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable
+
+from sqlmodel import Session
+
+from relay.hub.recorder import GameRecorder
+from relay.store.leases import give_back_lease, take_lease
+
+__all__ = ["Lease"]
+
+#: A held lease lapses this long after it was last renewed.
+LEASE_SECONDS = 600.0
+#: How often a waiting taker tries again.
+RETRY_SECONDS = 0.2
+
+
+class Lease:
+    """The lease ``name`` in the store, as this process takes, renews and gives it back."""
+
+    def __init__(
+        self,
+        recorder: GameRecorder,
+        name: str,
+        *,
+        seconds: float = LEASE_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._recorder = recorder
+        self.name = name
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._seconds = seconds
+        self._clock = clock
+
+    async def take(self, wait: float = 0.0) -> bool:
+        """Take the lease (or renew it), trying for up to ``wait`` seconds; whether this
+        process holds it now."""
+        deadline = time.monotonic() + wait
+        while not await self._recorder.run(self._take):
+            if time.monotonic() + RETRY_SECONDS > deadline:
+                return False
+            await asyncio.sleep(RETRY_SECONDS)
+        return True
+
+    def _take(self, session: Session) -> bool:
+        return take_lease(
+            session, name=self.name, holder=self.holder, now=self._clock(), seconds=self._seconds
+        )
+
+    async def give_back(self) -> None:
+        await self._recorder.run(
+            lambda session: give_back_lease(session, name=self.name, holder=self.holder)
+        )
