@@ -379,7 +379,7 @@ class CorrespondenceDesk:
         states = await self._games.adjudications(event, [g.game_id for g in games])
         acted: list[DueItem] = []
         for game in games:
-            if not await self.lease.take():  # renewed; lost only after LEASE_SECONDS idle
+            if not await self.lease.renew():  # lost only after LEASE_SECONDS unrenewed
                 log.warning("the correspondence sweep lost its lease; stopped before game %d",
                             game.game_id)  # fmt: skip
                 break

@@ -45,6 +45,8 @@ class Lease:
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._seconds = seconds
         self._clock = clock
+        #: When this process last took or renewed it, by the lease's clock.
+        self._taken_at = -float("inf")
 
     async def take(self, wait: float = 0.0) -> bool:
         """Take the lease (or renew it), trying for up to ``wait`` seconds; whether this
@@ -54,7 +56,15 @@ class Lease:
             if time.monotonic() + RETRY_SECONDS > deadline:
                 return False
             await asyncio.sleep(RETRY_SECONDS)
+        self._taken_at = self._clock()
         return True
+
+    async def renew(self) -> bool:
+        """Keep the lease while working: taken again once a third of its time has gone
+        (a write to the store), else nothing to do; whether this process still holds it."""
+        if self._clock() - self._taken_at < self._seconds / 3:
+            return True
+        return await self.take()
 
     def _take(self, session: Session) -> bool:
         return take_lease(
