@@ -215,7 +215,8 @@ async def move(
     """The player's move for ``ply``, sent today: recorded when it is the next legal move
     and theirs, acknowledged (``repeated``) when that ply already holds it; 409 in words
     otherwise (not their game or move, the game over); 422 with ``fitting`` for an illegal
-    move. What fell due before it (a flag) is applied first."""
+    move. What fell due before it (a flag) is applied first: 503 when another sweep of the
+    event holds it for more than 30 seconds (try again)."""
     with refusals(f"correspondence game {game_id}"):
         try:
             entered = await hub.correspondence.moves.move(
@@ -275,8 +276,8 @@ async def due(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list
 @router.post("/{tournament_id}/sweep", response_model=list[DueItemInfo])
 async def sweep(hub: HubDep, who: ArbiterDep, tournament_id: TournamentId) -> list[DueItemInfo]:
     """Act now on what is due today: rulings recorded, letters sent, each once; what was
-    done. 503 when another hub process sharing the store is sweeping and does not finish
-    within 30 seconds: try again."""
+    done. 503 when another sweep of the event (the hourly one, in this hub process or
+    another sharing its store) holds it for more than 30 seconds: try again."""
     with refusals(f"correspondence event {tournament_id}"):
         items = await hub.correspondence.sweep(tournament_id)
     return [_item(item) for item in items]
@@ -288,7 +289,8 @@ async def withdrawal(
 ) -> WithdrawalInfo:
     """A player withdraws (C.9): his unfinished games end today, won by his opponents and
     never rated; on the score table all his games are forfeits when at most half were
-    finished, else only the unfinished ones (9.B)."""
+    finished, else only the unfinished ones (9.B). What fell due before it is applied
+    first: 503 when another sweep of the event holds it for more than 30 seconds."""
     with refusals(f"correspondence event {tournament_id}"):
         done = await hub.correspondence.standings.withdraw(
             tournament_id=tournament_id, player_id=body.player_id, kind=body.kind, who=who
@@ -346,7 +348,8 @@ async def adjudication(hub: HubDep, game_id: GameId) -> AdjudicationInfo:
 @router.post("/games/{game_id}/adjudication", response_model=AdjudicationInfo, status_code=201)
 async def ask(hub: HubDep, who: ArbiterDep, game_id: GameId) -> AdjudicationInfo:
     """The TS asks both players whether they want to continue a game unfinished at the
-    global time limit (C.15.C); 409 before the limit."""
+    global time limit (C.15.C); 409 before the limit; 503 when another sweep of the event
+    holds it for more than 30 seconds (what fell due is applied first)."""
     return await _step(hub, game_id, "ask", who)
 
 

@@ -5,8 +5,8 @@ An event is a tournament with a row in ``correspondence_event``: a round robin w
 (the Berger tables) all start on the event's first day, published from the start. Players
 act with a key of their own (role ``cc-player``: :mod:`relay.hub.correspondence_moves`); each
 move is an entry in the game's log, and the day it was sent is the UTC date of the time the
-log recorded it. Nothing here reads the system's clock: the hub's ``now`` gives the time, so
-a test moves a game through months in an instant.
+log recorded it. The day comes from the hub's ``now``, never the system's clock, so a test
+moves a game through months in an instant (the system's clock only times waits and leases).
 
 :meth:`CorrespondenceDesk.sweep` applies what falls due (relay.domain.correspondence.silence),
 one sweep at a time: a fallen flag, a move over the limit and a team game silent for 60 days
@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from time import monotonic
 
 from sqlmodel import Session
 
@@ -57,7 +58,7 @@ from relay.hub.correspondence_games import (
 from relay.hub.correspondence_moves import Moves
 from relay.hub.correspondence_standings import Standings
 from relay.hub.game_views import GameViews
-from relay.hub.lease import Lease
+from relay.hub.lease import Lease, process_holder
 from relay.hub.mailer import Mailer, MailError
 from relay.hub.recorder import GameRecorder
 from relay.store.access import CC_PLAYER_ROLE, Identity, audit, cc_player_user, create_token
@@ -85,9 +86,11 @@ log = logging.getLogger(__name__)
 
 #: How often ``relay serve`` acts on what falls due.
 SWEEP_SECONDS = 3600.0
-#: The lease that lets one hub process sweep at a time (relay.hub.lease).
+#: The leases that let one hub process sweep an event at a time (relay.hub.lease), by
+#: this name and the event's id.
 SWEEP_LEASE = "correspondence-sweep"
-#: How long a move, a TS's "act now" or a withdrawal waits for another process's sweep.
+#: How long a sweep (before a move, a TS's "act now", the hourly one) waits for another
+#: sweep of the same event.
 SWEEP_WAIT = 30.0
 #: The kinds of due that end the game, won by the other side.
 _ENDINGS = (DueKind.FLAG, DueKind.FORFEIT, DueKind.GAME_LOST)
@@ -152,12 +155,13 @@ class CorrespondenceDesk:
         self._page_url = page_url
         #: Sends the letters; None: nothing is mailed, and letters stay due.
         self.mailer: Mailer | None = None
-        #: One sweep at a time: the hourly one and a TS's never act twice on the same due;
-        #: in this process by the lock, among the hub processes that share the store by
-        #: the lease.
-        self._sweeping = asyncio.Lock()
-        self.lease = Lease(recorder, SWEEP_LEASE)
-        #: How long a sweep other than the hourly one waits for another process's.
+        #: One sweep of an event at a time, so the hourly one and a TS's never act twice
+        #: on the same due: in this process by a lock per event, among the hub processes
+        #: that share the store by a lease per event (:meth:`lease_of`), held as this one.
+        self._sweeping: dict[int, asyncio.Lock] = {}
+        self._leases: dict[int, Lease] = {}
+        self.holder = process_holder()
+        #: How long a sweep waits for another one of the same event (then SweepBusyError).
         self.sweep_wait = SWEEP_WAIT
         self._games = EventGames(recorder, views)
         tools = DeskTools(recorder, views, desk, self._games, self.today)
@@ -326,24 +330,32 @@ class CorrespondenceDesk:
 
     # What falls due
 
+    def lease_of(self, tournament_id: int) -> Lease:
+        """The lease that lets one process at a time sweep the event."""
+        lease = self._leases.get(tournament_id)
+        if lease is None:
+            lease = Lease(self._recorder, f"{SWEEP_LEASE}:{tournament_id}", holder=self.holder)
+            self._leases[tournament_id] = lease
+        return lease
+
     async def sweep(
         self, tournament_id: int | None = None, *, wait: float | None = None
     ) -> list[DueItem]:
         """Apply what is due today in every unfinished game (of one event, or of all):
         rulings recorded, letters sent, each once. What was done now, in order. A game
-        that cannot be worked out is logged and left; the others go on. While another hub
-        process sweeps, this waits for it up to ``wait`` seconds (default
-        :attr:`sweep_wait`); then, with ``wait`` 0, nothing is done (the other process does
-        it), otherwise :class:`SweepBusyError`."""
-        if tournament_id is None:
-            events = [event for event, _ in await self.events()]
-        else:
-            events = [
-                await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
-            ]
+        that cannot be worked out is logged and left; the others go on. An event that
+        another sweep (of this process or another) holds for longer than ``wait`` seconds
+        (default :attr:`sweep_wait`) raises :class:`SweepBusyError`; sweeping every event,
+        it is logged and left to that sweep, and the others go on."""
+        if tournament_id is not None:
+            event = await self._recorder.read(lambda s: get_event(s, tournament_id=tournament_id))
+            return await self._sweep_event(event, wait=wait)
         acted: list[DueItem] = []
-        for event in events:
-            acted += await self._sweep_event(event, wait=wait)
+        for event, _ in await self.events():
+            try:
+                acted += await self._sweep_event(event, wait=wait)
+            except SweepBusyError as error:
+                log.info("event %d left to the sweep under way: %s", event.tournament_id, error)
         return acted
 
     async def _sweep_game(self, event: CorrespondenceEvent, game_id: int) -> list[DueItem]:
@@ -352,34 +364,50 @@ class CorrespondenceDesk:
     async def _sweep_event(
         self, event: CorrespondenceEvent, only: int | None = None, wait: float | None = None
     ) -> list[DueItem]:
+        """Sweep the event (or one game of it) with its lock and lease, waiting for them up
+        to ``wait`` seconds in all."""
         today = self.today()
         if today < event.started:
             return []
         wait = self.sweep_wait if wait is None else wait
-        async with self._sweeping:
-            if not await self.lease.take(wait):
-                if wait == 0:
-                    log.info("another hub process is sweeping the correspondence games")
-                    return []
-                raise SweepBusyError(
-                    "another hub process is acting on what fell due in the correspondence "
-                    "games; try again in a minute"
-                )
+        deadline = monotonic() + wait
+        busy = SweepBusyError(
+            f"another sweep of correspondence event {event.tournament_id} is under way (in "
+            "this hub process or another sharing its store); try again in a minute"
+        )
+        lock = self._sweeping.setdefault(event.tournament_id, asyncio.Lock())
+        try:
+            async with asyncio.timeout(wait):
+                await lock.acquire()
+        except TimeoutError:
+            raise busy from None
+        lease = self.lease_of(event.tournament_id)
+        try:
+            if not await lease.take(max(0.0, deadline - monotonic())):
+                raise busy
+            return await self._sweep_held(event, only, today, lease)
+        finally:
+            # Also after a failed or cancelled take: its write may still have gone through.
             try:
-                return await self._sweep_held(event, only, today)
-            finally:
-                await self.lease.give_back()
+                await lease.give_back()
+            except RelayError as error:  # it lapses by itself
+                log.error("the sweep's lease of event %d was not given back: %s",
+                          event.tournament_id, error)  # fmt: skip
+            except Exception:
+                log.exception("the sweep's lease of event %d was not given back",
+                              event.tournament_id)  # fmt: skip
+            lock.release()
 
     async def _sweep_held(
-        self, event: CorrespondenceEvent, only: int | None, today: date
+        self, event: CorrespondenceEvent, only: int | None, today: date, lease: Lease
     ) -> list[DueItem]:
-        """The sweep, with the lock and the lease held (renewed after each game)."""
+        """The sweep, with the event's lock and lease held (renewed as it goes)."""
         games = await self._games.games(event, only=only)
         by_player = await self._games.leaves(event)
         states = await self._games.adjudications(event, [g.game_id for g in games])
         acted: list[DueItem] = []
         for game in games:
-            if not await self.lease.renew():  # lost only after LEASE_SECONDS unrenewed
+            if not await lease.renew():  # lost only after LEASE_SECONDS unrenewed
                 log.warning("the correspondence sweep lost its lease; stopped before game %d",
                             game.game_id)  # fmt: skip
                 break
@@ -510,7 +538,7 @@ async def sweep_every(desk: CorrespondenceDesk, seconds: float = SWEEP_SECONDS) 
     sweep that fails is logged and the next one comes as planned."""
     while True:
         try:
-            acted = await desk.sweep(wait=0)
+            acted = await desk.sweep()
         except Exception:
             log.exception("the correspondence sweep failed; the next in %.0f s", seconds)
         else:

@@ -1,10 +1,10 @@
 """A lease held by this hub process (:mod:`relay.store.leases`): work that one process at
 a time may do among all that share the store, such as the correspondence sweep.
 
-The holder names this process (host, process id and a random part). A lease lapses
-``seconds`` after it was last taken or renewed, so the work of a process that died is taken
-up by another after that long; the holder renews it as it goes. Its clock is the system's,
-whatever the hub's ``now`` says, because it is shared with other processes.
+The holder names this process (:func:`process_holder`: host, process id and a random part).
+A lease lapses ``seconds`` after it was last taken or renewed, so the work of a process that
+died is taken up by another after that long; the holder renews it as it goes. Its clock is
+the system's, whatever the hub's ``now`` says, because it is shared with other processes.
 """
 
 from __future__ import annotations
@@ -21,12 +21,18 @@ from sqlmodel import Session
 from relay.hub.recorder import GameRecorder
 from relay.store.leases import give_back_lease, take_lease
 
-__all__ = ["Lease"]
+__all__ = ["Lease", "process_holder"]
 
-#: A held lease lapses this long after it was last renewed.
-LEASE_SECONDS = 600.0
+#: A held lease lapses this long after it was last renewed (a third of it goes by before the
+#: holder renews it).
+LEASE_SECONDS = 120.0
 #: How often a waiting taker tries again.
 RETRY_SECONDS = 0.2
+
+
+def process_holder() -> str:
+    """A holder's name for this process, unlike any other process's."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class Lease:
@@ -37,12 +43,13 @@ class Lease:
         recorder: GameRecorder,
         name: str,
         *,
+        holder: str | None = None,
         seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._recorder = recorder
         self.name = name
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.holder = holder or process_holder()
         self._seconds = seconds
         self._clock = clock
         #: When this process last took or renewed it, by the lease's clock.
@@ -72,6 +79,7 @@ class Lease:
         )
 
     async def give_back(self) -> None:
+        self._taken_at = -float("inf")
         await self._recorder.run(
             lambda session: give_back_lease(session, name=self.name, holder=self.holder)
         )

@@ -2,13 +2,14 @@
 
 A lease is a row: its holder and the time (Unix seconds) it lapses unless renewed. Taking
 it is one conditional ``UPDATE`` (free, lapsed, or already ours), or the first ``INSERT``
-of its row; the database decides between two processes that try at once. The caller's
+of its row (``ON CONFLICT DO NOTHING``, on SQLite and PostgreSQL); the database decides
+between two processes that try at once. The caller's
 session holds the transaction and commits it.
 """
 
 from __future__ import annotations
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, or_, update
 
 from relay.store.models import HubLease
@@ -27,12 +28,18 @@ def take_lease(session: Session, *, name: str, holder: str, now: float, seconds:
     )
     if taken.rowcount == 1:
         return True
-    try:
-        with session.begin_nested():
-            session.add(HubLease(name=name, holder=holder, until=now + seconds))
-    except IntegrityError:
-        return False  # the row is there, and another holder's
-    return True
+    # The lease's first taker adds its row; of two at once, one adds it and the other adds
+    # nothing (and the row is then the first's).
+    values = {"name": name, "holder": holder, "until": now + seconds}
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    added = session.exec(
+        insert(HubLease)
+        .values(values)
+        .on_conflict_do_nothing(index_elements=["name"])
+        .returning(col(HubLease.name))
+    )
+    return added.first() is not None
 
 
 def give_back_lease(session: Session, *, name: str, holder: str) -> None:

@@ -363,44 +363,56 @@ def test_two_sweeps_at_once_act_once(client):
 
 
 def test_two_hub_processes_sweeping_at_once_act_once(client):
-    # A second hub process on the same store: its own desk, with a lock of its own; the
-    # lease in the store lets one sweep at a time.
+    # A second hub process on the same store: its own desk, with locks of its own; the
+    # event's lease in the store lets one sweep it at a time.
     event = Event(client)
     event.on(START + timedelta(days=40))
     hub = hub_of(client)
     other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
-    assert other.lease.holder != hub.correspondence.lease.holder
+    assert other.holder != hub.correspondence.holder
 
     async def both() -> list[list[Any]]:
         return list(await asyncio.gather(
             hub.correspondence.sweep(event.tournament_id),
-            other.sweep(event.tournament_id),
+            other.sweep(),  # the hourly one: every event
         ))  # fmt: skip
 
     assert client.portal is not None
     first, second = client.portal.call(both)
     assert len(first) + len(second) == 6  # six games, each White's flag once
-    assert [] in (first, second)  # one swept, the other found nothing left to do
+    assert [] in (first, second)  # one swept, the other waited and found nothing to do
     with Session(hub.engine) as session:
         logged = [e.kind for e in read_events(session, game_id=event.game_id)]
     assert logged.count("result") == 1
 
 
-def test_a_sweep_waits_for_another_process_and_the_hourly_one_leaves_it_the_work(client):
+def test_a_sweep_waits_for_another_process_then_is_told_to_try_again(client):
     event = Event(client)
     event.on(START + timedelta(days=40))
+    second = Event(client)  # another event: its own lease
+    second.on(START + timedelta(days=40))  # the hub's day from now on
     hub = hub_of(client)
     other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
     assert client.portal is not None
-    assert client.portal.call(other.lease.take)  # the other process is sweeping
-    # The hourly sweep does nothing; the TS's "act now" waits, then is told to try again.
-    assert client.portal.call(lambda: hub.correspondence.sweep(wait=0)) == []
+    lease = other.lease_of(event.tournament_id)
+    assert client.portal.call(lease.take)  # the other process is sweeping the event
     hub.correspondence.sweep_wait = 0.3
+    # The TS's "act now" waits, then is told to try again; a player's move too.
     answer = client.post(f"/api/correspondence/{event.tournament_id}/sweep", headers=event.arbiter)
     assert answer.status_code == 503
-    assert "another hub process" in answer.json()["detail"]
+    assert "another sweep of correspondence event" in answer.json()["detail"]
+    # White's flag fell long ago: the move waits for the sweep, and is not taken without it.
+    assert event.move(1, "e4").status_code == 503
     assert event.result() == "*"
-    client.portal.call(other.lease.give_back)
+    # The hourly sweep leaves that event to its sweep and does the others.
+    acted = client.portal.call(hub.correspondence.sweep)
+    seconds = {
+        game["id"]
+        for round_ in second.rounds
+        for game in client.get(f"/api/rounds/{round_['id']}/games").json()
+    }
+    assert {item.game_id for item in acted} == seconds
+    client.portal.call(lease.give_back)
     assert [a["due"]["kind"] for a in event.sweep()] == ["flag"]
     assert event.result() == "0-1"
 
