@@ -48,10 +48,16 @@ class ScriptedBoard:
             missing = [command for command, _ in self._expected]
             raise AssertionError(f"expected commands never sent: {missing}")
 
+    async def handled(self) -> None:
+        """Wait until the reader has handled every event pushed so far (it has asked for
+        the next one after each)."""
+        await self._queue.join()
+
     async def events(self) -> AsyncGenerator[BoardEvent, None]:
         while True:
             event = await self._queue.get()
             yield event
+            self._queue.task_done()  # the reader is back for the next one
             if isinstance(event, Disconnected) and not event.reconnecting:
                 return
 

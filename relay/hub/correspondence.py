@@ -390,10 +390,7 @@ class CorrespondenceDesk:
             # Also after a failed or cancelled take: its write may still have gone through.
             try:
                 await lease.give_back()
-            except RelayError as error:  # it lapses by itself
-                log.error("the sweep's lease of event %d was not given back: %s",
-                          event.tournament_id, error)  # fmt: skip
-            except Exception:
+            except Exception:  # it lapses by itself; the sweep's outcome stands
                 log.exception("the sweep's lease of event %d was not given back",
                               event.tournament_id)  # fmt: skip
             lock.release()

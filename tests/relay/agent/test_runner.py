@@ -181,7 +181,7 @@ def test_an_agent_stopped_mid_write_keeps_every_input_it_read_in_order(tmp_path:
         await asyncio.wait_for(writing.wait(), 10)
         for _ in range(5):  # read while the first batch syncs
             board.push(PositionSnapshot(EMPTY_POSITION))
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(board.handled(), 10)
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
 
@@ -211,7 +211,7 @@ def test_after_a_batch_that_could_not_be_kept_nothing_read_later_is_kept(tmp_pat
         board.push(PositionSnapshot(EMPTY_POSITION))
         await asyncio.wait_for(writing.wait(), 10)
         board.push(PositionSnapshot(EMPTY_POSITION))  # read while the batch fails
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(board.handled(), 10)
         del agent.queue.put_many  # the disk would take writes again now
         await asyncio.wait_for(running, 10)
 

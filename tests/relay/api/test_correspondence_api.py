@@ -362,14 +362,22 @@ def test_two_sweeps_at_once_act_once(client):
     assert logged.count("result") == 1
 
 
+def another_process(client: TestClient) -> CorrespondenceDesk:
+    """The correspondence desk of a second hub process on the same store: locks and a
+    lease holder of its own."""
+    hub = hub_of(client)
+    other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
+    assert other.holder != hub.correspondence.holder
+    return other
+
+
 def test_two_hub_processes_sweeping_at_once_act_once(client):
     # A second hub process on the same store: its own desk, with locks of its own; the
     # event's lease in the store lets one sweep it at a time.
     event = Event(client)
     event.on(START + timedelta(days=40))
     hub = hub_of(client)
-    other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
-    assert other.holder != hub.correspondence.holder
+    other = another_process(client)
 
     async def both() -> list[list[Any]]:
         return list(await asyncio.gather(
@@ -392,7 +400,7 @@ def test_a_sweep_waits_for_another_process_then_is_told_to_try_again(client):
     second = Event(client)  # another event: its own lease
     second.on(START + timedelta(days=40))  # the hub's day from now on
     hub = hub_of(client)
-    other = CorrespondenceDesk(hub.recorder, hub.views, hub.desk, lambda: hub.now())
+    other = another_process(client)
     assert client.portal is not None
     lease = other.lease_of(event.tournament_id)
     assert client.portal.call(lease.take)  # the other process is sweeping the event
