@@ -51,6 +51,14 @@ class CpuTrace:
             self._thread.join()
             self._sample()
 
+    def before(self, moment: float) -> float:
+        """The CPU time of the last sample read at or before ``moment`` (Unix seconds), so
+        that nothing used after it is missed."""
+        index = bisect.bisect_right(self._times, moment)
+        if index == 0:
+            raise ValueError(f"no sample at or before {moment}: the trace started after it")
+        return self._cpu[index - 1]
+
     def at(self, moment: float) -> float:
         """The CPU time of the first sample read at or after ``moment`` (Unix seconds), so
         that nothing used before it is missed."""

@@ -1,6 +1,6 @@
 """Fan-out to spectators: our streams against a plain FastAPI ``send_text`` loop, one run.
 
-For each server (ours, then the plain loop) and each audience (1,000 and 5,000 clients):
+For each server (ours, the plain loop, the floor) and each audience (1,000 and 5,000 clients):
 
 * the server runs in a process of its own (uvicorn, websockets-sansio, no compression, as
   ``relay serve`` runs it); the clients are the C load generator of ``bench.e2e_latency``
@@ -13,11 +13,16 @@ For each server (ours, then the plain loop) and each audience (1,000 and 5,000 c
   second to everyone. Publish to last arrival (p50, p99 over the messages; with 100
   messages the p99 is the slowest but one) and deliveries per second (all deliveries over
   the time from the first publish to the last arrival) and per server CPU second (the CPU
-  the server used over the same span, sampled every 10 ms: ``bench/cpu_trace.py``).
+  the server used over the same span, sampled every 10 ms: ``bench/cpu_trace.py``). Each
+  server has answered one request before the sampling starts, as a hub has before its
+  rounds are followed: FastAPI builds its routes' models on the first request to reach them.
 
 Ours: the event goes through the hub's bus to the round's room, which frames it once and
 writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``, the
-same bytes.
+same bytes. Floor: no framework at all, the frame built once and ``os.write`` to each socket
+(``bench/fanout_floor.py``): about the least a server that writes each frame can spend
+here, so ``floor / plain`` shows how far any server could get above the plain loop in that
+run, and ``ours / floor`` how close ours comes.
 
     .venv/bin/python -m bench.fanout [--clients 1000 5000] [--messages 100] [--rate 10]
                                      [--fanout-threads N] [--client-pause 0.002]
@@ -44,9 +49,13 @@ import chess
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from bench.cpu_trace import CpuTrace
+from bench.fanout_floor import serve_floor
 from bench.spectator_load import SpectatorLoad, build
 
 CLIENT_PROCESSES = 2
+#: Ours, the plain FastAPI loop, and the floor: a bare server that only writes
+#: (``bench/fanout_floor.py``).
+KINDS = ("relay", "plain", "floor")
 #: Knights out and back: a legal game of any length, so the hub's views can fold it.
 SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")
 
@@ -180,15 +189,20 @@ def _publish_route(
 def serve(kind: str) -> None:
     from relay.api.server import listen_socket, make_server
 
+    sock = listen_socket("127.0.0.1", 0)
+    sock.listen(4096)
+    port = sock.getsockname()[1]
+    if kind == "floor":
+        print(json.dumps({"port": port, "path": "/ws"}), flush=True)
+        serve_floor(sock, message)
+        return
     with tempfile.TemporaryDirectory() as folder:
         if kind == "relay":
             app, path = relay_app(f"sqlite:///{Path(folder) / 'fanout.db'}")
         else:
             app, path = plain_app()
-        sock = listen_socket("127.0.0.1", 0)
-        sock.listen(4096)
         server = make_server(app)
-        print(json.dumps({"port": sock.getsockname()[1], "path": path}), flush=True)
+        print(json.dumps({"port": port, "path": path}), flush=True)
         asyncio.run(server.serve(sockets=[sock]))
 
 
@@ -226,6 +240,10 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
             load.wait_connected()
         time.sleep(1.0)
         after = rss_kb(server.pid)
+        # A hub has served requests before its rounds are followed: FastAPI builds its
+        # routes' models on the first request to reach them, 0.29 s of CPU for ours.
+        with urllib.request.urlopen(f"{base}/bench/published") as reply:
+            reply.read()
         trace = CpuTrace(server.pid)
         url = f"{base}/bench/publish?count={messages}&rate={rate}"
         with urllib.request.urlopen(urllib.request.Request(url, method="POST")) as reply:
@@ -248,9 +266,9 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
     deliveries = sum(len(times) for (_, ply), times in arrivals.items() if ply in published)
     span = max(last.values()) - min(published.values())
     assert trace is not None
-    # From just before the first publish to the last arrival: the load generators' idle
-    # tail after it is not fan-out work.
-    cpu = trace.at(max(last.values())) - trace.at(0.0)
+    # From the last sample before the first publish to the first after the last arrival:
+    # the load generators' idle tail after it is not fan-out work.
+    cpu = trace.at(max(last.values())) - trace.before(min(published.values()))
     return {
         "p50_ms": statistics.median(latencies),
         "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
@@ -265,7 +283,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
     server = sub.add_parser("server")
-    server.add_argument("kind", choices=["relay", "plain"])
+    server.add_argument("kind", choices=KINDS)
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 5000])
     parser.add_argument("--messages", type=int, default=100)
     parser.add_argument("--rate", type=float, default=10.0)
@@ -293,9 +311,7 @@ def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
     print(f"{messages} move events of ~200 bytes at {rate:g}/s to every client, clients in "
           f"{CLIENT_PROCESSES} C processes, arrivals stamped by the kernel")  # fmt: skip
     for clients in audiences:
-        results = {
-            kind: measure(kind, clients, messages, rate, pause) for kind in ("relay", "plain")
-        }
+        results = {kind: measure(kind, clients, messages, rate, pause) for kind in KINDS}
         for kind, figures in results.items():
             print(
                 f"{kind:>5} {clients:>5} clients: publish->last arrival p50 "
@@ -306,8 +322,13 @@ def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
                 f"RSS {figures['rss_per_client_kb']:.1f} KB per idle client",
                 flush=True,
             )
-        ratio = results["relay"]["deliveries_per_cpu_s"] / results["plain"]["deliveries_per_cpu_s"]
-        print(f"      {clients:>5} clients: ours / plain deliveries per CPU second = {ratio:.2f}")
+        per_cpu = {kind: figures["deliveries_per_cpu_s"] for kind, figures in results.items()}
+        print(
+            f"      {clients:>5} clients, deliveries per CPU second: ours / plain = "
+            f"{per_cpu['relay'] / per_cpu['plain']:.2f}; floor / plain = "
+            f"{per_cpu['floor'] / per_cpu['plain']:.2f} (a server that only writes); "
+            f"ours / floor = {per_cpu['relay'] / per_cpu['floor']:.2f}"
+        )
 
 
 if __name__ == "__main__":

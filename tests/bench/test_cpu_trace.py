@@ -43,3 +43,25 @@ def test_cpu_seconds_grow_with_work() -> None:
     first = cpu_seconds(os.getpid())
     burn(0.05)
     assert cpu_seconds(os.getpid()) > first
+
+
+def test_a_window_opened_before_its_start_counts_all_of_it() -> None:
+    trace = CpuTrace(os.getpid(), period=0.005)
+    try:
+        time.sleep(0.02)  # samples before the work begins
+        before = time.time()
+        burn(0.3)
+        after = time.time()
+    finally:
+        trace.stop()
+    used = trace.at(after) - trace.before(before)
+    assert 0.25 <= used <= 0.45
+    assert trace.before(before) <= trace.at(before)
+
+
+def test_a_moment_before_the_trace_started_is_refused() -> None:
+    started = time.time()
+    trace = CpuTrace(os.getpid())
+    trace.stop()
+    with pytest.raises(ValueError, match="started after it"):
+        trace.before(started - 60)
