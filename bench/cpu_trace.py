@@ -1,5 +1,8 @@
 """A process's CPU time, sampled as it goes, so a benchmark can ask what it had used at a
-moment it learns of only afterwards (the last spectator's arrival, stamped by the kernel).
+moment it learns of only afterwards (the last spectator's arrival, stamped by the kernel):
+``at(moment)`` answers with the first sample read at or after it, ``before(moment)`` with
+the last read at or before it, so a window from ``before(start)`` to ``at(end)`` misses
+nothing used between the two.
 
 The samples are user plus system time from ``/proc/PID/stat`` (the kernel counts in ticks,
 usually 10 ms), each with the wall-clock time it was read.
@@ -50,6 +53,11 @@ class CpuTrace:
             self._stopped.set()
             self._thread.join()
             self._sample()
+
+    @property
+    def samples(self) -> list[tuple[float, float]]:
+        """Each sample as (Unix seconds when read, CPU seconds used), in order."""
+        return list(zip(self._times, self._cpu, strict=True))
 
     def before(self, moment: float) -> float:
         """The CPU time of the last sample read at or before ``moment`` (Unix seconds), so

@@ -1,12 +1,13 @@
-"""Fan-out to spectators: our streams against a plain FastAPI ``send_text`` loop, one run.
+"""Fan-out to spectators: ours, a plain FastAPI ``send_text`` loop and a bare writer, one run.
 
-For each server (ours, the plain loop, the floor) and each audience (1,000 and 5,000 clients):
+For each server (ours, the plain loop, the bare writer) and each audience (1,000 and 5,000
+clients):
 
-* the server runs in a process of its own (uvicorn, websockets-sansio, no compression, as
-  ``relay serve`` runs it); the clients are the C load generator of ``bench.e2e_latency``
-  (``bench/spectator_load.c``) in two processes, as cheap as a client can be; each arrival
-  is the kernel's stamp on the client's socket, so the clients' own scheduling on the
-  shared cores is not counted;
+* the server runs in a process of its own (ours and the plain loop on uvicorn,
+  websockets-sansio, no compression, as ``relay serve`` runs it); the clients are the C load
+  generator of ``bench.e2e_latency`` (``bench/spectator_load.c``) in two processes, as
+  cheap as a client can be; each arrival is the kernel's stamp on the client's socket, so
+  the clients' own scheduling on the shared cores is not counted;
 * RSS per idle connection: the server's resident memory with the clients connected, less
   before, per client;
 * then the server publishes ``--messages`` move events of about 200 bytes at ``--rate`` per
@@ -15,14 +16,14 @@ For each server (ours, the plain loop, the floor) and each audience (1,000 and 5
   the time from the first publish to the last arrival) and per server CPU second (the CPU
   the server used over the same span, sampled every 10 ms: ``bench/cpu_trace.py``). Each
   server has answered one request before the sampling starts, as a hub has before its
-  rounds are followed: FastAPI builds its routes' models on the first request to reach them.
+  rounds are followed: FastAPI builds its routes' models on the first request.
 
 Ours: the event goes through the hub's bus to the round's room, which frames it once and
 writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``, the
-same bytes. Floor: no framework at all, the frame built once and ``os.write`` to each socket
-(``bench/fanout_floor.py``): about the least a server that writes each frame can spend
-here, so ``floor / plain`` shows how far any server could get above the plain loop in that
-run, and ``ours / floor`` how close ours comes.
+same bytes. Bare: no framework and one thread, the frame built once and ``os.write`` to each
+socket (``bench/fanout_bare.py``): about as little as a server that writes each frame can
+spend here, so ``bare / plain`` shows how far above the plain loop a server could get in
+that run, and ``ours / bare`` how close ours comes. It is a reference, not a bound.
 
     .venv/bin/python -m bench.fanout [--clients 1000 5000] [--messages 100] [--rate 10]
                                      [--fanout-threads N] [--client-pause 0.002]
@@ -49,13 +50,14 @@ import chess
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from bench.cpu_trace import CpuTrace
-from bench.fanout_floor import serve_floor
+from bench.fanout_bare import serve_bare
 from bench.spectator_load import SpectatorLoad, build
 
 CLIENT_PROCESSES = 2
-#: Ours, the plain FastAPI loop, and the floor: a bare server that only writes
-#: (``bench/fanout_floor.py``).
-KINDS = ("relay", "plain", "floor")
+#: Ours, the plain FastAPI loop, and a bare writer (``bench/fanout_bare.py``).
+KINDS = ("relay", "plain", "bare")
+#: How the report names them.
+LABELS = {"relay": "ours", "plain": "plain", "bare": "bare"}
 #: Knights out and back: a legal game of any length, so the hub's views can fold it.
 SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")
 
@@ -192,9 +194,9 @@ def serve(kind: str) -> None:
     sock = listen_socket("127.0.0.1", 0)
     sock.listen(4096)
     port = sock.getsockname()[1]
-    if kind == "floor":
+    if kind == "bare":
         print(json.dumps({"port": port, "path": "/ws"}), flush=True)
-        serve_floor(sock, message)
+        serve_bare(sock, message)
         return
     with tempfile.TemporaryDirectory() as folder:
         if kind == "relay":
@@ -241,7 +243,8 @@ def measure(kind: str, clients: int, messages: int, rate: float, pause: float) -
         time.sleep(1.0)
         after = rss_kb(server.pid)
         # A hub has served requests before its rounds are followed: FastAPI builds its
-        # routes' models on the first request to reach them, 0.29 s of CPU for ours.
+        # routes' models as requests first walk past them, and the bench's routes come
+        # last (0.29 s of CPU for ours, measured 2026-11-27).
         with urllib.request.urlopen(f"{base}/bench/published") as reply:
             reply.read()
         trace = CpuTrace(server.pid)
@@ -314,7 +317,7 @@ def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
         results = {kind: measure(kind, clients, messages, rate, pause) for kind in KINDS}
         for kind, figures in results.items():
             print(
-                f"{kind:>5} {clients:>5} clients: publish->last arrival p50 "
+                f"{LABELS[kind]:>5} {clients:>5} clients: publish->last arrival p50 "
                 f"{figures['p50_ms']:7.1f} ms, p99 {figures['p99_ms']:7.1f} ms; "
                 f"{figures['deliveries_per_s']:6.0f} deliveries/s, "
                 f"{figures['deliveries_per_cpu_s']:6.0f} per server CPU second; "
@@ -325,9 +328,9 @@ def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
         per_cpu = {kind: figures["deliveries_per_cpu_s"] for kind, figures in results.items()}
         print(
             f"      {clients:>5} clients, deliveries per CPU second: ours / plain = "
-            f"{per_cpu['relay'] / per_cpu['plain']:.2f}; floor / plain = "
-            f"{per_cpu['floor'] / per_cpu['plain']:.2f} (a server that only writes); "
-            f"ours / floor = {per_cpu['relay'] / per_cpu['floor']:.2f}"
+            f"{per_cpu['relay'] / per_cpu['plain']:.2f}; bare / plain = "
+            f"{per_cpu['bare'] / per_cpu['plain']:.2f}; "
+            f"ours / bare = {per_cpu['relay'] / per_cpu['bare']:.2f}"
         )
 
 

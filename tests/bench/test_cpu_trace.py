@@ -32,7 +32,25 @@ def test_the_cpu_used_between_two_moments_is_counted() -> None:
     assert 0.25 <= trace.at(after) - trace.at(before) <= 0.45
     # A window opened at the last sample before the work holds all of it.
     assert 0.25 <= trace.at(after) - trace.before(before) <= 0.45
-    assert trace.before(before) <= trace.at(before)
+
+
+def test_a_moment_is_answered_by_the_samples_either_side_of_it() -> None:
+    trace = CpuTrace(os.getpid(), period=0.005)
+    try:
+        burn(0.05)
+    finally:
+        trace.stop()
+    samples = trace.samples
+    assert len(samples) >= 3
+    assert [at for at, _ in samples] == sorted(at for at, _ in samples)
+    (first, _), (second, cpu_second), (third, cpu_third) = samples[:3]
+    between = (second + third) / 2
+    assert trace.before(between) == cpu_second
+    assert trace.at(between) == cpu_third
+    # A sample read at the very moment answers both ways.
+    assert trace.before(second) == trace.at(second) == cpu_second
+    assert trace.before(samples[-1][0] + 60) == samples[-1][1]
+    assert trace.at(first - 60) == samples[0][1]
 
 
 def test_a_moment_after_the_trace_stopped_is_refused() -> None:
