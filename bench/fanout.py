@@ -12,11 +12,12 @@ clients):
   before, per client;
 * then the server publishes ``--messages`` move events of about 200 bytes at ``--rate`` per
   second to everyone. Publish to last arrival (p50, p99 over the messages; with 100
-  messages the p99 is the slowest but one) and deliveries per second (all deliveries over
-  the time from the first publish to the last arrival) and per server CPU second (the CPU
-  the server used over the same span, sampled every 10 ms: ``bench/cpu_trace.py``). Each
-  server has answered one request before the sampling starts, as a hub has before its
-  rounds are followed: FastAPI builds its routes' models on the first request.
+  messages the p99 is the slowest but one), deliveries lost, deliveries per second (all
+  deliveries over the time from the first publish to the last arrival) and per server CPU
+  second (the CPU the server used from its last sample before the first publish to its
+  first after the last arrival, sampled every 10 ms: ``bench/cpu_trace.py``). Each server
+  has answered one request before the sampling starts, as a hub has before its rounds are
+  followed: FastAPI builds its routes' models as requests first walk past them.
 
 Ours: the event goes through the hub's bus to the round's room, which frames it once and
 writes it to every transport. Plain: ``for ws in clients: await ws.send_text(text)``, the
@@ -330,7 +331,8 @@ def run(audiences: list[int], messages: int, rate: float, pause: float) -> None:
             f"      {clients:>5} clients, deliveries per CPU second: ours / plain = "
             f"{per_cpu['relay'] / per_cpu['plain']:.2f}; bare / plain = "
             f"{per_cpu['bare'] / per_cpu['plain']:.2f}; "
-            f"ours / bare = {per_cpu['relay'] / per_cpu['bare']:.2f}"
+            f"ours / bare = {per_cpu['relay'] / per_cpu['bare']:.2f}",
+            flush=True,
         )
 
 

@@ -37,6 +37,9 @@ __all__ = ["BareServer", "serve_bare"]
 #: What ``message(n, now)`` gives: the fields of move ``n`` (``bench.fanout.message``).
 Message = Callable[[int, float], dict[str, object]]
 
+#: The longest request head it reads.
+MAX_HEAD = 16_384
+
 _NOT_FOUND = b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 _BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 
@@ -67,11 +70,11 @@ class BareServer:
             del self.direct[fd]
 
     def close(self) -> None:
-        """Stop publishing and close every connection."""
+        """Stop publishing and drop every connection, with whatever it had not yet sent."""
         for task in tuple(self._tasks):
             task.cancel()
         for transport in tuple(self._connections):
-            transport.close()
+            transport.abort()
 
     def answer(self, method: str, target: str) -> bytes:
         """The response to a request that is not the upgrade."""
@@ -79,6 +82,8 @@ class BareServer:
         if method == "POST" and url.path == "/bench/publish":
             query = {name: values[0] for name, values in parse_qs(url.query).items()}
             count, rate = int(query["count"]), float(query["rate"])
+            if count < 0 or not rate > 0:
+                raise ValueError(f"count {count} and rate {rate}: a count and a rate above 0")
             for number in range(1, count + 1):
                 self._message(number, 0.0)  # the moves worked out before, as the others do
             task = asyncio.ensure_future(self.publish(count, rate))
@@ -157,29 +162,38 @@ class _Connection(asyncio.Protocol):
         self._head += data
         head, found, _ = self._head.partition(b"\r\n\r\n")
         if not found:
+            if len(self._head) > MAX_HEAD:
+                self._last(_BAD_REQUEST)
             return
-        transport = self._transport
         try:
             method, target, headers = _request(head)
         except ValueError:
-            transport.write(_BAD_REQUEST)
-            transport.close()
+            self._last(_BAD_REQUEST)
             return
         upgrade = headers.get(b"upgrade", b"").lower() == b"websocket"
-        if not upgrade or method != "GET" or urlsplit(target).path != "/ws":
+        if upgrade and (method != "GET" or urlsplit(target).path != "/ws"):
+            self._last(_NOT_FOUND)
+        elif not upgrade:
             try:
-                transport.write(self._server.answer(method, target) if not upgrade else _NOT_FOUND)
-            except (KeyError, ValueError):  # a publish without a count or rate it can read
-                transport.write(_BAD_REQUEST)
-            transport.close()
-            return
-        self._upgraded = True
-        transport.write(
-            b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
-            b"sec-websocket-accept: " + accept_key(headers.get(b"sec-websocket-key", b""))
-            + b"\r\n\r\n" + text_frame('{"type":"hello"}')  # the load generator waits for it
-        )  # fmt: skip
-        self._server.join(transport)
+                self._last(self._server.answer(method, target))
+            except (KeyError, ValueError):  # a publish without a count or rate it can use
+                self._last(_BAD_REQUEST)
+        elif not (key := headers.get(b"sec-websocket-key")):
+            self._last(_BAD_REQUEST)
+        else:
+            self._upgraded = True
+            self._transport.write(
+                b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
+                b"connection: Upgrade\r\nsec-websocket-accept: " + accept_key(key)
+                + b"\r\n\r\n" + text_frame('{"type":"hello"}')  # the load generator waits for it
+            )  # fmt: skip
+            self._server.join(self._transport)
+
+    def _last(self, response: bytes) -> None:
+        """Answer with ``response`` and close."""
+        assert self._transport is not None
+        self._transport.write(response)
+        self._transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._transport is not None:
@@ -211,14 +225,17 @@ def serve_bare(
     """Serve on the listening ``sock`` until ``stop`` is set (without one, until killed);
     then close every connection. ``started`` is handed the server once it listens."""
 
-    async def main(stop: threading.Event) -> None:
+    async def main() -> None:
         server = BareServer(message)
         listener = await asyncio.get_running_loop().create_server(server.protocol, sock=sock)
         if started is not None:
             started(server)
         async with listener:
-            await asyncio.to_thread(stop.wait)
-            server.close()  # before the listener waits for its connections to end
+            if stop is None:
+                await asyncio.get_running_loop().create_future()  # until killed
+            else:
+                await asyncio.to_thread(stop.wait)
+            server.close()  # inside: from Python 3.12 the listener waits for connections
             await asyncio.sleep(0)
 
-    asyncio.run(main(stop or threading.Event()))
+    asyncio.run(main())

@@ -3,11 +3,13 @@ sample at or after it, so nothing the process used before that moment is left ou
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 
 import pytest
 
+from bench import cpu_trace
 from bench.cpu_trace import CpuTrace, cpu_seconds
 
 
@@ -34,23 +36,27 @@ def test_the_cpu_used_between_two_moments_is_counted() -> None:
     assert 0.25 <= trace.at(after) - trace.before(before) <= 0.45
 
 
-def test_a_moment_is_answered_by_the_samples_either_side_of_it() -> None:
-    trace = CpuTrace(os.getpid(), period=0.005)
-    try:
-        burn(0.05)
-    finally:
-        trace.stop()
+def test_a_moment_is_answered_by_the_samples_either_side_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    readings = itertools.count(1)
+    monkeypatch.setattr(cpu_trace, "cpu_seconds", lambda pid: float(next(readings)))
+    trace = CpuTrace(os.getpid(), period=0.002)
+    time.sleep(0.03)
+    trace.stop()
     samples = trace.samples
-    assert len(samples) >= 3
-    assert [at for at, _ in samples] == sorted(at for at, _ in samples)
-    (first, _), (second, cpu_second), (third, cpu_third) = samples[:3]
-    between = (second + third) / 2
-    assert trace.before(between) == cpu_second
-    assert trace.at(between) == cpu_third
-    # A sample read at the very moment answers both ways.
-    assert trace.before(second) == trace.at(second) == cpu_second
-    assert trace.before(samples[-1][0] + 60) == samples[-1][1]
-    assert trace.at(first - 60) == samples[0][1]
+    assert [cpu for _, cpu in samples] == [float(n) for n in range(1, len(samples) + 1)]
+    assert len(samples) >= 4
+    times = [at for at, _ in samples]
+    assert times == sorted(times)
+    for (earlier, cpu_earlier), (later, cpu_later) in itertools.pairwise(samples[:-1]):
+        between = (earlier + later) / 2
+        assert trace.before(between) == cpu_earlier
+        assert trace.at(between) == cpu_later
+        # A sample read at the very moment answers both ways.
+        assert trace.before(later) == trace.at(later) == cpu_later
+    assert trace.before(times[-1] + 60) == samples[-1][1]
+    assert trace.at(times[0] - 60) == samples[0][1]
 
 
 def test_a_moment_after_the_trace_stopped_is_refused() -> None:
