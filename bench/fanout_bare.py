@@ -1,15 +1,16 @@
 """The bare server of ``bench.fanout``: a websocket fan-out with nothing but the writes.
 
 No framework, no bus, no rooms, one thread: asyncio accepts the connections and answers the
-websocket upgrade, and publishing builds each frame once and ``os.write``\\ s it to every
-socket in a Python loop. A socket that takes less than the whole frame (its buffer full) is
-written through its asyncio transport from then on, so no frame is cut or lost: the same
-rule as ours (``relay.edge.fanout``), where the room hands the rest to the connection's
-writer. What it spends per delivery is the kernel's part (the write, the TCP stack and, on
-loopback, the spectator's receive path, which runs in the sender's context) plus a few
-hundred nanoseconds of Python: about as little as a server that writes each spectator's
-frame itself can spend. It is a reference, not a bound: ours, which writes rooms of 2,048
-or more with helper threads, has used less CPU per delivery than it in a run.
+websocket upgrade, and publishing builds each frame once and writes it to every socket with
+the loop ours uses (``relay.edge.fanout.write_each``: ``os.write`` per socket). A socket that
+takes less than the whole frame (its buffer full) is written through its asyncio transport
+from then on, so no frame is cut or lost: the same rule as ours, where the room hands the
+rest to the connection's writer. What it spends per delivery is the kernel's part (the
+write, the TCP stack and, on loopback, the spectator's receive path, which runs in the
+sender's context) plus a few hundred nanoseconds of Python: about as little as a server that
+writes each spectator's frame itself can spend. It is a reference, not a bound: ours, which
+writes rooms of 2,048 or more with helper threads, has used less CPU per delivery than it in
+some runs.
 
 It speaks just enough HTTP for the bench: the upgrade on ``/ws`` (with the right
 ``Sec-WebSocket-Accept``), ``POST /bench/publish?count=N&rate=R`` and
@@ -22,13 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
 import threading
 import time
 from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
+from relay.edge.fanout import write_each
 from relay.edge.frames import text_frame
 from relay.edge.handshake import accept_key
 
@@ -94,13 +95,12 @@ class BareServer:
             return _json_response(self.published)
         return _NOT_FOUND
 
-    def join(self, transport: asyncio.Transport) -> None:
-        """A spectator whose upgrade has been answered."""
+    def join(self, transport: asyncio.Transport, answer: bytes) -> None:
+        """A spectator whose upgrade is answered with ``answer``: it is one of the spectators
+        before a byte of the answer can reach it."""
         sock: socket.socket = transport.get_extra_info("socket")
-        if transport.get_write_buffer_size():
-            self.buffered.add(transport)  # the answer is still queued: frames go after it
-        else:
-            self.direct[sock.fileno()] = transport
+        self.direct[sock.fileno()] = transport
+        self._write_direct((sock.fileno(),), answer)
 
     async def publish(self, count: int, rate: float) -> None:
         for seq in range(1, count + 1):
@@ -114,19 +114,14 @@ class BareServer:
         """``frame`` to every spectator."""
         for transport in tuple(self.buffered):
             transport.write(frame)
-        write = os.write
-        size = len(frame)
-        short: list[tuple[int, int]] = []
-        for fd in tuple(self.direct):
-            try:
-                sent = write(fd, frame)
-            except OSError:
-                sent = 0  # full, or the peer gone: its transport finds out which
-            if sent != size:
-                short.append((fd, sent))
-        for fd, sent in short:  # the rest, and every later frame, through asyncio
+        self._write_direct(tuple(self.direct), frame)
+
+    def _write_direct(self, fds: tuple[int, ...], data: bytes) -> None:
+        """``data`` to sockets of ``direct``, by the loop ours uses; a socket that takes less
+        gets the rest, and every later frame, through its transport."""
+        for fd, sent in write_each(fds, data):
             transport = self.direct.pop(fd)
-            transport.write(frame[sent:])
+            transport.write(data[sent:])
             self.buffered.add(transport)
 
 
@@ -182,12 +177,12 @@ class _Connection(asyncio.Protocol):
             self._last(_BAD_REQUEST)
         else:
             self._upgraded = True
-            self._transport.write(
+            self._server.join(
+                self._transport,
                 b"HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
                 b"connection: Upgrade\r\nsec-websocket-accept: " + accept_key(key)
-                + b"\r\n\r\n" + text_frame('{"type":"hello"}')  # the load generator waits for it
+                + b"\r\n\r\n" + text_frame('{"type":"hello"}'),  # the load generator waits for it
             )  # fmt: skip
-            self._server.join(self._transport)
 
     def _last(self, response: bytes) -> None:
         """Answer with ``response`` and close."""

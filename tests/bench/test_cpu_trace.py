@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 import time
 
 import pytest
@@ -23,8 +24,7 @@ def burn(seconds: float) -> None:
 def test_the_cpu_used_between_two_moments_is_counted() -> None:
     trace = CpuTrace(os.getpid(), period=0.005)
     try:
-        time.sleep(0.02)  # samples before the work begins
-        before = time.time()
+        before = time.time()  # after the first sample, read as the trace was made
         burn(0.3)
         after = time.time()
     finally:
@@ -40,9 +40,18 @@ def test_a_moment_is_answered_by_the_samples_either_side_of_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     readings = itertools.count(1)
-    monkeypatch.setattr(cpu_trace, "cpu_seconds", lambda pid: float(next(readings)))
+    enough = threading.Event()
+
+    def reading(pid: int) -> float:
+        """1, 2, 3...: neighbouring samples always differ."""
+        value = next(readings)
+        if value >= 5:
+            enough.set()
+        return float(value)
+
+    monkeypatch.setattr(cpu_trace, "cpu_seconds", reading)
     trace = CpuTrace(os.getpid(), period=0.002)
-    time.sleep(0.03)
+    assert enough.wait(10), "the trace took too few samples"
     trace.stop()
     samples = trace.samples
     assert [cpu for _, cpu in samples] == [float(n) for n in range(1, len(samples) + 1)]
