@@ -4,14 +4,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARTIFACTS := build/artifacts
 
-.PHONY: demo test lint typecheck system-deps install install-dev clean
+.PHONY: demo test check gate lint typecheck system-deps install install-dev clean
+
+# The tiers of the suite (docs/testing.md). WORKERS: pytest-xdist processes for make test.
+WORKERS ?= 4
+INNER_LOOP := not (e2e or browser or processes or services or gate)
 
 demo: $(VENV)/.installed
 	$(BIN)/relay demo
 
+# The whole suite but the real-time corpus, on WORKERS processes; what .ci/run calls.
 test: $(VENV)/.installed-dev system-deps lint typecheck
 	mkdir -p $(ARTIFACTS)
-	$(BIN)/pytest --cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/pytest -n $(WORKERS) --dist loadgroup \
+		-m "not gate" --durations=20 \
+		--cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
+
+# The inner loop, between commits: lint, types, and every test that needs no process of its
+# own, no browser and no server (tests/tiers.py fails a test that reaches for one).
+check: $(VENV)/.installed-dev lint typecheck
+	RELAY_TEST_TIER=check $(BIN)/pytest -n 2 -m "$(INNER_LOOP)" -q
+
+# The full accuracy corpus over real pseudo-terminals in real time (about 13 minutes).
+gate: $(VENV)/.installed-dev
+	$(BIN)/pytest -m gate --durations=0
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -47,7 +47,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games, list_rounds
 from tests.relay_serve import relay_serve
-from tests.services import postgres_database
+from tests.stores import postgres_database
 
 #: Seconds the hub runs between its start and its kill, drawn uniformly.
 UP_SECONDS = (0.3, 1.5)

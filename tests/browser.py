@@ -3,12 +3,16 @@ screenshots go."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import chess
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.tiers import inner_loop, refuse
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "build" / "artifacts"
@@ -25,20 +29,81 @@ CHROMIUM_ARGS = [
 ]
 
 
+class _SharedBrowser:
+    """One Chromium for the whole test process (one per pytest-xdist worker), launched on
+    first use and closed when the session ends: starting Chromium costs about a second, a
+    new context a few milliseconds.
+
+    Playwright's synchronous API runs its own asyncio loop inside a greenlet of the main
+    thread, and between two calls that loop stays registered as the thread's running loop.
+    Left so, every later test of the process that runs a loop of its own (``asyncio.run``,
+    anyio) would be refused ("already running asyncio in this thread"). So the loop is the
+    thread's running loop only while a page is in use (:meth:`in_use`), and is set aside
+    between pages; nothing of Playwright's runs in between, as it only runs inside a call.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @contextlib.contextmanager
+    def in_use(self) -> Iterator[Browser]:
+        """The browser, with Playwright's loop as the thread's running loop meanwhile."""
+        refuse_in_inner_loop()
+        assert asyncio.events._get_running_loop() is None, "a browser page inside a loop"
+        if self._browser is None or not self._browser.is_connected():
+            assert Path(CHROMIUM).exists(), "install Debian chromium: make system-deps"
+            self.close()
+            self._playwright = sync_playwright().start()
+            self._loop = asyncio.events._get_running_loop()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        else:
+            asyncio.events._set_running_loop(self._loop)
+        try:
+            yield self._browser
+        finally:
+            asyncio.events._set_running_loop(None)
+
+    def close(self) -> None:
+        """Close the browser and stop Playwright, if they were started."""
+        if self._playwright is None:
+            return
+        asyncio.events._set_running_loop(self._loop)
+        try:
+            if self._browser is not None:
+                with contextlib.suppress(PlaywrightError):
+                    self._browser.close()
+            self._playwright.stop()
+        finally:
+            self._browser, self._playwright, self._loop = None, None, None
+            asyncio.events._set_running_loop(None)
+
+
+shared_browser = _SharedBrowser()
+
+
 @contextlib.contextmanager
 def browser_page(width: int = 1280, height: int = 900) -> Iterator[Page]:
-    """A page in a fresh Chromium; an uncaught error in the page's scripts fails the test."""
-    assert Path(CHROMIUM).exists(), "install Debian chromium: make system-deps"
+    """A page in a fresh context (its own cookies, storage and cache) of this process's
+    Chromium; an uncaught error in the page's scripts fails the test."""
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with shared_browser.in_use() as browser:
+        context = browser.new_context(viewport={"width": width, "height": height})
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            page = context.new_page()
             page.on("pageerror", lambda error: errors.append(str(error)))
             yield page
         finally:
-            browser.close()
+            context.close()
     assert not errors, f"errors in the page's scripts: {errors}"
+
+
+def refuse_in_inner_loop() -> None:
+    if inner_loop():
+        refuse("drives a browser", "browser")
 
 
 def screenshot(page: Page, name: str) -> Path:

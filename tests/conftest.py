@@ -1,9 +1,59 @@
-import pytest
-from hypothesis import settings
+"""What every test shares: the hypothesis profile, the test tiers, the store.
 
-# Machines here are shared and noisy: a property is about behaviour, never about speed.
-settings.register_profile("relay", deadline=None)
-settings.load_profile("relay")
+The tiers (docs/testing.md): ``make check`` runs the tests that need no process of their own,
+no browser and no server; ``make test`` runs them all, in parallel; ``make gate`` adds the
+real-time corpus. A test's tier comes from its marks, some given here by where the test
+lives or which store it runs on.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from tests import hypothesis_profiles, tiers
+from tests.stores import store_engine
+
+hypothesis_profiles.load()
+
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tiers.guard_inner_loop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    browser = sys.modules.get("tests.browser")
+    if browser is not None:  # only a process that ran a browser test has one to close
+        browser.shared_browser.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.is_relative_to(E2E):
+            item.add_marker(pytest.mark.e2e)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("engine") == "postgresql":
+            item.add_marker(pytest.mark.services)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "engine" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_stores"):
+        metafunc.parametrize("engine", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """A store with the schema at the head revision, copied from this process's template:
+    a SQLite file in the test's folder or, for a test marked ``both_stores``, also a
+    throwaway database on the local PostgreSQL."""
+    with store_engine(getattr(request, "param", "sqlite"), tmp_path) as engine:
+        yield engine
 
 
 @pytest.fixture

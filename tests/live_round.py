@@ -27,6 +27,7 @@ from relay.store.engine import open_store
 from relay.store.tournaments import list_games
 from tests.hub_calls import hub_call
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 
 @dataclass
@@ -70,7 +71,7 @@ def live_round(
         setup = replace(setup, tournament=replace(setup.tournament, time_control=time_control))
         event = folder / "event.toml"
         event.write_text(render_event_file(setup), encoding="utf-8")
-        db = f"sqlite:///{folder / 'live.db'}"
+        db = migrated_sqlite(folder / "live.db")
         with relay_serve(folder, event, db) as (_, address):
             engine = open_store(db)
             try:

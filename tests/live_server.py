@@ -21,6 +21,7 @@ from relay.edge.rooms import Rooms
 from relay.hub.hub import Hub
 from relay.store.engine import open_store
 from tests.pairings import paired_round
+from tests.stores import migrated_sqlite
 
 
 @dataclass
@@ -44,7 +45,7 @@ async def live_server(
 ) -> AsyncIterator[LiveServer]:
     """``options`` are settings (limits are off unless they say otherwise)."""
     settings = Settings(
-        db_url=f"sqlite:///{folder / 'live.db'}",
+        db_url=migrated_sqlite(folder / "live.db"),
         fanout_threads=fanout_threads,
         **{"rate_limit": 0, **options},
     )

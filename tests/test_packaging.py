@@ -21,6 +21,8 @@ import pytest
 
 from tests.relay_serve import hub_process
 
+pytestmark = pytest.mark.processes
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: What a user's copy of the repository holds besides the sources: left out of the copy.

@@ -29,6 +29,7 @@ from relay.domain.formats.event_file import render_event_file
 from relay.store.access import create_token
 from relay.store.engine import open_store
 from relay.store.models import AgentInput
+from tests.stores import migrated_sqlite
 
 #: The agent's name; the hub follows its board N as ``agent://hall/N``.
 AGENT = "hall"
@@ -214,6 +215,6 @@ def agent_round(
         expected = {board: sources[(board - 1) % len(sources)] for board in range(1, boards + 1)}
         event = folder / "event.toml"
         event.write_text(round_event(pgn, agent_urls(boards)))
-        yield boardsim, expected, event, f"sqlite:///{folder / 'round.db'}"
+        yield boardsim, expected, event, migrated_sqlite(folder / "round.db")
     finally:
         boardsim.stop()

@@ -307,6 +307,7 @@ async def test_serve_a_bus_chain_on_tcp_with_a_fault(two_games: Path) -> None:
 
 
 @pytest.mark.anyio
+@pytest.mark.processes
 async def test_the_boardsim_command_serves_on_tcp(two_games: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "boardsim", "serve", "--games", str(two_games), "--boards", "1",

@@ -6,7 +6,7 @@ import random
 
 import chess
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from boardsim.hands import Touch, touches_for_move
@@ -40,7 +40,6 @@ def board_from(fen: str) -> chess.Board:
     return chess.Board(fen)
 
 
-@settings(max_examples=100, deadline=None)
 @given(legal_games(60), st.randoms(use_true_random=False))
 def test_touches_reproduce_every_move_of_random_games(
     game: list[chess.Move], rng: random.Random
@@ -345,7 +344,6 @@ def test_knights_and_single_steps_never_slide() -> None:
         assert len(touches) == 2
 
 
-@settings(max_examples=60, deadline=None)
 @given(legal_games(60), st.randoms(use_true_random=False))
 def test_untidy_touches_still_reproduce_every_move(
     game: list[chess.Move], rng: random.Random

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import chess
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from boardsim.board import BoardTiming, VirtualBoard
@@ -45,7 +45,6 @@ def play(
     return board
 
 
-@settings(max_examples=40, deadline=None)
 @given(legal_games(80), st.integers(min_value=0, max_value=10**6), st.booleans())
 def test_untidy_play_always_ends_in_the_final_position(
     moves: list[chess.Move], seed: int, turned: bool
@@ -56,7 +55,6 @@ def test_untidy_play_always_ends_in_the_final_position(
     assert tuple(board.squares) == (rotated(expected) if turned else expected)
 
 
-@settings(max_examples=25, deadline=None)
 @given(legal_games(40), st.integers(min_value=0, max_value=10**6))
 def test_what_a_host_hears_with_real_scans_adds_up_to_the_final_position(
     moves: list[chess.Move], seed: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from boardsim.board import BoardTiming, VirtualBoard
@@ -144,7 +144,6 @@ def test_send_brd_dumps_the_last_scan_not_the_hand_in_the_air() -> None:
     assert board.data_to_send()[3 + B8] == 9  # the knight is still there for the firmware
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     st.lists(
         st.tuples(

@@ -1,55 +1,152 @@
-"""Every game of the accuracy corpus, played by messy simulated hands on boards served over
-real pseudo-terminals, comes out of the hub's board feed move for move.
+"""Every game of the accuracy corpus, played by messy simulated hands, comes out of the hub's
+board feed move for move: in fake time and in real time over pseudo-terminals.
 
 The corpus of issue 4: every real game of ``tests/data/real-games.pgn`` plus 500 generated
 games steered to castle both ways, capture en passant, promote to every piece and shuffle
-into repetitions. The harness of ``bench/accuracy.py`` (120 boards in two processes, the real
-DGT driver) at twice a hall's pace. Every window shrinks with the pace while a busy host's
-lag does not: at 4x a CI host's lag of a tenth of a second was already a hall's
-0.4 s, and two runs in a dozen lost a game to it (a press judged before the king of a
-rook-first castling was swept, a sliding bishop decided at its stop and answered at once).
-The tracker now mends both, and at 2x that lag is a hall's fifth of a second, inside
-every window; the bench's 8x stays the stress case. This test asserts every count that
-must be zero and saves the summary as an artefact; the bench prints it.
+into repetitions. Three runs of it, by what each can show (docs/testing.md):
+
+- **The whole corpus in fake time** (``make test``): boardsim's hands, the real DGT driver
+  core and the tracker on one fake clock (:mod:`bench.fake_time`), White's time on the left
+  for half the games of each shard and on the right for the other half. The outcome depends
+  only on the games and the seed, never on how busy the machine is; split in shards so that
+  the suite's workers share it, and not traced for coverage (the code it runs is covered by
+  the unit tests, and tracing would double its time).
+- **Every named pace in real time** (``make test``): a few games at the hall, blitz,
+  scramble and lightning paces on boards served over real pseudo-terminals, read by the
+  real driver and the hub's board feed (which finds the clock's sides from the presses),
+  White's time on the left on odd boards and on the right on even ones: what only real
+  time shows (the event loop, the pty, a press read before the sweep that shows its move).
+  The games are openings of the real games, cut so that a pace's run takes under a minute.
+- **The whole corpus in real time** (``make gate``, about 13 minutes): the harness of
+  ``bench/accuracy.py``, 120 boards in two processes, at twice a hall's pace. Every window
+  shrinks with the pace while a busy host's lag does not: at 4x a CI host's lag of a tenth
+  of a second was already a hall's 0.4 s, and two runs in a dozen lost a game to it. At 2x
+  that lag is a hall's fifth of a second, inside every window.
+
+Each run asserts every count that must be zero and saves its summary as an artefact.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
-from bench.accuracy import play_in_processes
-from bench.accuracy_report import generated_games, real_games, summary
+import pytest
+
+from bench.accuracy import play_all, play_in_processes
+from bench.accuracy_report import GameReport, SourceGame, generated_games, real_games, summary
+from bench.fake_time import play_game
+from boardsim.clock import Side
 from boardsim.noise import NoiseModel
+from boardsim.performance import ClockSide
 from relay.domain.game.events import IllegalMoveCompleted
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "artifacts"
+SHARDS = 8
+#: What messy hands do, every kind of it: each run must have played them all.
+EVERY_HABIT = {
+    "adjust",
+    "captured-first",
+    "castle-rook-first",
+    "en-passant-captured-first",
+    "knock",
+    "knock-lands-nearby",
+    "promotion-pawn-lingers",
+    "result-kings",
+    "result-markers",
+    "rotated",
+    "slide",
+}
 
 
-def test_the_whole_corpus_is_reconstructed_exactly_over_ptys():
+def corpus() -> list[SourceGame]:
     games = real_games() + generated_games(500)
     assert len(games) >= 520
-    reports = play_in_processes(games, processes=2, boards=60, speed=2.0, noise=NoiseModel.messy())
-    text = summary(reports)
+    return games
+
+
+def save(name: str, text: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "accuracy.txt").write_text(text + "\n", encoding="utf-8")
+    (ARTIFACTS / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+
+
+def assert_every_game_exact(reports: Sequence[GameReport], text: str) -> None:
     assert [r.game.name for r in reports if not r.exact] == [], text
     assert sum(r.illegal_alerts for r in reports) == 0, text
     assert sum(r.count(IllegalMoveCompleted) for r in reports) == 0, text
     assert sum(r.spurious for r in reports) == 0, text
     gestures = [r for r in reports if r.gesture and not r.ended_by_law]
     assert [r.game.name for r in gestures if r.proposals != [r.gesture]] == [], text
+
+
+@pytest.mark.no_cover
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
+    games = corpus()
+    numbers = range(shard, len(games), SHARDS)
+    reports = [
+        play_game(
+            games[number],
+            seed=number,
+            noise=NoiseModel.messy(),
+            pace="hall",
+            white_side=Side.LEFT if number // SHARDS % 2 == 0 else Side.RIGHT,
+        )
+        for number in numbers
+    ]
+    text = summary(reports)
+    save(f"accuracy-fake-time-{shard}", text)
+    assert len(reports) == len(numbers) >= 65
+    assert {r.white_side for r in reports} == {Side.LEFT, Side.RIGHT}
+    assert_every_game_exact(reports, text)
+    # Each shard of the corpus met every kind of noise.
+    assert set().union(*(r.habits for r in reports)) >= EVERY_HABIT, text
+
+
+#: A pace's real-time sample: its speed (the hall's at twice, as the gate; the others as
+#: played), how many plies of each real game, and how many games on four boards.
+PACES = {
+    "hall": (2.0, 30, 8),
+    "blitz": (1.0, 12, 8),
+    "scramble": (1.0, 26, 8),
+    "lightning": (1.0, 40, 8),
+}
+
+
+@pytest.mark.parametrize("pace", list(PACES))
+def test_every_pace_is_reconstructed_exactly_over_ptys_on_both_clock_sides(pace):
+    speed, plies, count = PACES[pace]
+    games = [
+        SourceGame(f"{game.name} (first {plies} plies)", game.moves[:plies], "*")
+        for game in real_games()[:count]
+    ]
+    reports = asyncio.run(
+        play_all(
+            games,
+            boards=4,
+            speed=speed,
+            noise=NoiseModel.messy(),
+            seed=31,
+            pace=pace,
+            clock_side=ClockSide.MIXED,
+        )
+    )
+    text = summary(reports)
+    save(f"accuracy-real-time-{pace}", text)
+    assert {r.white_side for r in reports} == {Side.LEFT, Side.RIGHT}
+    assert_every_game_exact(reports, text)
+    assert [r.game.name for r in reports if r.frozen] == [], text
+    assert [r.game.name for r in reports] == [game.name for game in games]
+
+
+@pytest.mark.gate
+def test_the_whole_corpus_is_reconstructed_exactly_over_ptys():
+    reports = play_in_processes(
+        corpus(), processes=2, boards=60, speed=2.0, noise=NoiseModel.messy()
+    )
+    text = summary(reports)
+    save("accuracy", text)
+    assert_every_game_exact(reports, text)
     # The noise really was there, every kind of it.
-    played = set().union(*(r.habits for r in reports))
-    assert played >= {
-        "adjust",
-        "captured-first",
-        "castle-rook-first",
-        "en-passant-captured-first",
-        "knock",
-        "knock-lands-nearby",
-        "promotion-pawn-lingers",
-        "result-kings",
-        "result-markers",
-        "rotated",
-        "slide",
-    }, text
+    assert set().union(*(r.habits for r in reports)) >= EVERY_HABIT, text

@@ -21,6 +21,7 @@ from tests.browser import browser_page, open_console, screenshot
 from tests.hub_calls import hub_tokens
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +45,7 @@ def test_the_console_shows_an_agent_connected_then_silent_then_away(tmp_path: Pa
         render_event_file(event_setup(load_pairings(games, 1), ["agent://hall/1"])),
         encoding="utf-8",
     )
-    db = f"sqlite:///{tmp_path / 'agents.db'}"
+    db = migrated_sqlite(tmp_path / "agents.db")
     with relay_serve(tmp_path, event, db) as (_, address), browser_page(1400, 1000) as page:
         arbiter, operator = hub_tokens(db, ("Chief", "arbiter"), ("Venue laptop", "operator"))
         open_console(page, f"http://{address}arbiter", arbiter)

@@ -29,6 +29,7 @@ from relay.store.access import create_token
 from relay.store.engine import open_store
 from tests.browser import open_console, screenshot
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 PLAYERS = 7
 #: The table as the page holds it: (board, white, black) start numbers.
@@ -80,7 +81,7 @@ class Hub:
 def hub(tmp_path: Path) -> Iterator[Hub]:
     event = tmp_path / "event.toml"
     event.write_text(event_text(), encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'pairings.db'}"
+    db = migrated_sqlite(tmp_path / "pairings.db")
     with relay_serve(tmp_path, event, db) as (_, address):
         engine = open_store(db)
         try:

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from tests.browser import browser_page, screenshot
 from tests.hub_calls import hub_call, hub_tokens
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +82,7 @@ def zone_of(name: str) -> str:
 def test_a_game_page_shows_the_day_clocks_and_takes_the_players_move(tmp_path: Path) -> None:
     event_file = tmp_path / "event.toml"
     event_file.write_text(EVENT, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'cc.db'}"
+    db = migrated_sqlite(tmp_path / "cc.db")
     with relay_serve(tmp_path, event_file, db) as (_, address), browser_page(1280, 1000) as page:
         [arbiter] = hub_tokens(db, ("Tournament Secretary", "arbiter"))
 
@@ -234,7 +235,7 @@ def test_a_finished_game_shows_its_result_and_takes_no_move(tmp_path: Path) -> N
     # records the ruling, Black wins.
     event_file = tmp_path / "event.toml"
     event_file.write_text(EVENT, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'over.db'}"
+    db = migrated_sqlite(tmp_path / "over.db")
     with relay_serve(tmp_path, event_file, db) as (_, address), browser_page(1100, 900) as page:
         [arbiter] = hub_tokens(db, ("Tournament Secretary", "arbiter"))
 
@@ -273,7 +274,7 @@ def test_the_rating_list_page_shows_the_periods_list_and_links_its_csv(tmp_path:
     # the winner with one game.
     event_file = tmp_path / "event.toml"
     event_file.write_text(EVENT, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'ratings.db'}"
+    db = migrated_sqlite(tmp_path / "ratings.db")
     with relay_serve(tmp_path, event_file, db) as (_, address), browser_page(1280, 900) as page:
         [arbiter] = hub_tokens(db, ("Tournament Secretary", "arbiter"))
 

@@ -26,6 +26,7 @@ from relay.config import Settings
 from relay.demo.pgn_round import bundled_games
 from relay.demo.run import Demo, DemoOptions
 from relay.domain.results import Result
+from tests.stores import migrated_sqlite
 
 BOARDS = 8
 #: "Family, Given", as FIDE writes names (a family name may have several words).
@@ -79,7 +80,7 @@ async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
         ply_seconds=0.2,
         touch_seconds=0.02,
         seed=7,
-        db_url=f"sqlite:///{tmp_path / 'demo.db'}",
+        db_url=migrated_sqlite(tmp_path / "demo.db"),
     )
     demo = Demo(Settings(port=0), options)
     url = await demo.start()
@@ -167,7 +168,7 @@ async def test_the_demo_is_a_believable_event_relayed_move_by_move(tmp_path):
 async def test_a_demo_database_kept_with_db_holds_one_tournament_per_run(tmp_path):
     """``relay demo --db`` run twice: the second run is a tournament of its own, on the
     boards its own simulator opened, not on the first run's ports."""
-    db_url = f"sqlite:///{tmp_path / 'kept.db'}"
+    db_url = migrated_sqlite(tmp_path / "kept.db")
     seen: list[tuple[int, list[str]]] = []
     for _ in range(2):
         demo = Demo(Settings(port=0), DemoOptions(boards=2, ply_seconds=0.5, db_url=db_url))

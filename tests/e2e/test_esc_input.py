@@ -40,6 +40,7 @@ from tests.browser import browser_page, screenshot
 from tests.hub_calls import hub_call
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +120,7 @@ def hand_round(tmp_path_factory) -> Iterator[HandRound]:
     setup = replace(setup, tournament=replace(setup.tournament, time_control="90+30"))
     event = folder / "event.toml"
     event.write_text(render_event_file(setup), encoding="utf-8")
-    db = f"sqlite:///{folder / 'hand.db'}"
+    db = migrated_sqlite(folder / "hand.db")
     with relay_serve(folder, event, db) as (_, address):
         engine = open_store(db)
         try:

@@ -37,6 +37,7 @@ from tests.browser import browser_page, glyphs, screenshot
 from tests.hub_calls import hub_call
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +94,7 @@ def event_file(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory) -> Iterator[Desk]:
     folder = tmp_path_factory.mktemp("input-desk")
-    db = f"sqlite:///{folder / 'desk.db'}"
+    db = migrated_sqlite(folder / "desk.db")
     with relay_serve(folder, event_file(folder), db) as (_, address):
         engine = open_store(db)
         try:

@@ -29,6 +29,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 from tests.venue_round import games_of, round_event
 
 BOARDS = 50
@@ -122,7 +123,7 @@ def test_kill_9_mid_round_loses_no_stored_move_and_the_boards_carry_on(tmp_path)
     try:
         event = tmp_path / "event.toml"
         event.write_text(event_file(boardsim.ports))
-        db = f"sqlite:///{tmp_path / 'round.db'}"
+        db = migrated_sqlite(tmp_path / "round.db")
         with hub(tmp_path, event, db) as (first, stream):
             follow(stream, lambda plies: sum(plies.values()) >= KILL_AFTER_PLIES, 120)
             first.kill()  # SIGKILL: no shutdown, no flush

@@ -17,6 +17,7 @@ from tests.e2e.test_kill_restart import follow
 from tests.hub_calls import hub_call, hub_tokens
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 #: Fool's mate: the board shows Qh4 and the hub ends the game 0-1 by itself.
 FOOLS_MATE = "1. f3 e5 2. g4 Qh4# 0-1"
@@ -33,7 +34,7 @@ def test_a_ladder_game_on_the_eboard_reaches_the_ladder_table(tmp_path: Path) ->
             render_event_file(event_setup(load_pairings(games, 1), boardsim.ports)),
             encoding="utf-8",
         )
-        db = f"sqlite:///{tmp_path / 'club.db'}"
+        db = migrated_sqlite(tmp_path / "club.db")
         with relay_serve(tmp_path, event, db) as (_, address):
             [admin] = hub_tokens(db, ("Club secretary", "admin"))
 

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from tests.browser import browser_page, screenshot
 from tests.hub_calls import hub_call, hub_tokens
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ EVENT = (
 def test_the_ladder_page_shows_the_table_and_each_players_history(tmp_path: Path) -> None:
     event = tmp_path / "event.toml"
     event.write_text(EVENT, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'ladder.db'}"
+    db = migrated_sqlite(tmp_path / "ladder.db")
     with relay_serve(tmp_path, event, db) as (_, address), browser_page(1200, 900) as page:
         [admin] = hub_tokens(db, ("Hub admin", "admin"))
 

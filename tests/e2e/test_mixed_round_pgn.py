@@ -22,6 +22,7 @@ from tests.hub_calls import hub_call
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 ON_THE_BOARD = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *"
 ON_THE_TABLET = "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 1/2-1/2"
@@ -49,7 +50,7 @@ def test_a_round_of_eboard_tablet_and_desk_games_is_one_valid_pgn(tmp_path: Path
         setup = replace(setup, tournament=replace(setup.tournament, time_control="90+30"))
         event = tmp_path / "event.toml"
         event.write_text(render_event_file(setup), encoding="utf-8")
-        db = f"sqlite:///{tmp_path / 'round.db'}"
+        db = migrated_sqlite(tmp_path / "round.db")
         with relay_serve(tmp_path, event, db) as (_, address):
             engine = open_store(db)
             with Session(engine) as session:

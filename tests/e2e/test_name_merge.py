@@ -25,6 +25,7 @@ from relay.store.access import create_token
 from relay.store.engine import open_store
 from tests.browser import open_console, screenshot
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +65,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """The hub's address and an arbiter's token."""
     event = tmp_path / "event.toml"
     event.write_text(EVENT, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'names.db'}"
+    db = migrated_sqlite(tmp_path / "names.db")
     with relay_serve(tmp_path, event, db) as (_, address):
         engine = open_store(db)
         try:

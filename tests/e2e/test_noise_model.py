@@ -10,7 +10,7 @@ games.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.accuracy_report import SourceGame
@@ -24,7 +24,6 @@ from tests.strategies import legal_games
 PACE = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5)
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     game=legal_games(80),
     seed=st.integers(min_value=0, max_value=2**32),

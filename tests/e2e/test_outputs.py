@@ -28,6 +28,7 @@ from tests.fake_lichess import ROUND_1, TOKEN, fake_lichess
 from tests.hub_calls import hub_call
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 FIRST = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0"
 SECOND = "1. d4 d5 2. c4 e6 3. Nc3 Nf6 1/2-1/2"
@@ -75,7 +76,7 @@ def test_every_output_is_fed_and_a_broken_one_is_named(tmp_path: Path) -> None:
         )
         event = tmp_path / "event.toml"
         event.write_text(render_event_file(replace(setup, outputs=outputs)), encoding="utf-8")
-        db = f"sqlite:///{tmp_path / 'round.db'}"
+        db = migrated_sqlite(tmp_path / "round.db")
         with relay_serve(tmp_path, event, db, LICHESS_TOKEN=TOKEN) as (_, address):
             engine = open_store(db)
             with Session(engine) as session:

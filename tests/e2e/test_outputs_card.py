@@ -18,6 +18,7 @@ from tests.browser import browser_page, open_console, screenshot
 from tests.hub_calls import hub_tokens
 from tests.pgn_files import write_games
 from tests.relay_serve import relay_serve
+from tests.stores import migrated_sqlite
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ def test_the_console_shows_each_output_working_or_failing(tmp_path: Path) -> Non
     outputs = (FolderSetup(path=str(export)), FolderSetup(path=str(blocked)))
     event = tmp_path / "event.toml"
     event.write_text(render_event_file(replace(setup, outputs=outputs)), encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'outputs.db'}"
+    db = migrated_sqlite(tmp_path / "outputs.db")
     with relay_serve(tmp_path, event, db) as (_, address), browser_page(1400, 1000) as page:
         (arbiter,) = hub_tokens(db, ("Chief", "arbiter"))
         open_console(page, f"http://{address}arbiter", arbiter)

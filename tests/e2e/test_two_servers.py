@@ -17,7 +17,8 @@ from pathlib import Path
 from websockets.sync.client import connect
 
 from relay.cli import main
-from tests.services import postgres_database, redis_namespace
+from tests.services import redis_namespace
+from tests.stores import postgres_database
 
 EVENT = """
 [tournament]

@@ -35,6 +35,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_events
 from tests.e2e.test_dgt_wire import corpus
 from tests.pairings import paired_round
+from tests.stores import migrated_sqlite
 
 PACE = Pace(ply_seconds=0.2, touch_seconds=0.01, jitter=0.5)
 SETTLE = 0.04
@@ -73,7 +74,7 @@ async def players_go_on(board: VirtualBoard) -> None:
 
 @asynccontextmanager
 async def relay_hub(tmp_path: Path, boards: int) -> AsyncIterator[tuple[Hub, list[int]]]:
-    engine = open_store(f"sqlite:///{tmp_path / 'unplug.db'}")
+    engine = open_store(migrated_sqlite(tmp_path / "unplug.db"))
     with Session(engine) as session:
         _, ids = paired_round(session, games=boards, name="Unplug test")
     hub = Hub(Settings(settle_seconds=SETTLE, board_sweep_seconds=0.0), engine, MemoryBus())
@@ -172,7 +173,7 @@ async def test_bus_line_unplugged_mid_game(tmp_path):
 @pytest.mark.anyio
 async def test_hub_restarted_mid_game_picks_up_the_moves_made_meanwhile(tmp_path):
     moves = corpus()[11]  # Nepomniachtchi - Ding, WCh 2023 game 3: 60 plies
-    engine = open_store(f"sqlite:///{tmp_path / 'restart.db'}")
+    engine = open_store(migrated_sqlite(tmp_path / "restart.db"))
     with Session(engine) as session:
         _, (game_id,) = paired_round(session, name="Restart test")
     link = PtyLink(board_with_clock(3))

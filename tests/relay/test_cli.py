@@ -22,6 +22,7 @@ from relay.store.engine import open_store
 from tests.pairings import paired_round
 
 
+@pytest.mark.processes
 def test_help_lists_the_commands():
     result = subprocess.run(
         [sys.executable, "-m", "relay.cli", "--help"], capture_output=True, text=True, check=True
@@ -83,6 +84,7 @@ def serving(tmp_path, *args: str) -> Iterator[tuple[str, list[str]]]:
     assert "Traceback" not in errors
 
 
+@pytest.mark.processes
 def test_serve_answers_and_stops_cleanly_on_ctrl_c(tmp_path):
     with serving(tmp_path, "--db", f"sqlite:///{tmp_path / 'serve.db'}") as (url, _):
         reply = urllib.request.urlopen(f"{url}api/health", timeout=10)
@@ -210,6 +212,7 @@ def test_every_problem_of_an_event_file_is_a_line_naming_the_file(capsys, tmp_pa
     assert f"\n{event}: round 1: delay must be 0 to 3600 seconds\n" in err
 
 
+@pytest.mark.processes
 def test_serve_loads_an_event_file_over_tls(tmp_path):
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(

@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import chess
+import pytest
+
+pytestmark = pytest.mark.processes
 
 HERE = Path(__file__).resolve().parent
 NODE = shutil.which("node")

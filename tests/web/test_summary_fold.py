@@ -60,6 +60,9 @@ from relay.hub.game_views import control_of, game_summary
 from relay.store.engine import open_store
 from relay.store.tournaments import round_pairings
 from tests.pairings import paired_round
+from tests.stores import migrated_sqlite
+
+pytestmark = pytest.mark.processes
 
 HERE = Path(__file__).resolve().parent
 NODE = shutil.which("node")
@@ -220,7 +223,7 @@ def _fools_mate() -> list[GameEvent]:
 
 @pytest.fixture(scope="module")
 def pairing(tmp_path_factory) -> Iterator[Any]:
-    engine = open_store(f"sqlite:///{tmp_path_factory.mktemp('fold') / 'fold.db'}")
+    engine = open_store(migrated_sqlite(tmp_path_factory.mktemp("fold") / "fold.db"))
     try:
         with Session(engine) as session:
             round_id, _ = paired_round(session)

@@ -107,6 +107,7 @@ def read_only(folder: Path) -> Iterator[None]:
             target.chmod(0o755 if target.is_dir() else 0o644)
 
 
+@pytest.mark.processes
 def test_a_read_only_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "queue.db"
     queue = AgentQueue(path)
@@ -132,6 +133,7 @@ while True:
 
 
 @pytest.mark.parametrize("trial", range(5))
+@pytest.mark.processes
 def test_a_kill_mid_write_loses_nothing_it_reported_and_leaves_no_gap(
     tmp_path: Path, trial: int
 ) -> None:

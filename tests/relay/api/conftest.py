@@ -8,11 +8,12 @@ from fastapi.testclient import TestClient
 
 from relay.api.app import create_app
 from relay.config import Settings
+from tests.stores import migrated_sqlite
 
 
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'api.db'}")
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "api.db"))
     with TestClient(create_app(settings)) as client:
         yield client
 

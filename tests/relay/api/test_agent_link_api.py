@@ -22,6 +22,7 @@ from relay.api.app import create_app
 from relay.config import Settings
 from relay.store.models import AgentInput
 from tests.relay.api.helpers import hub_of, setup_round, token
+from tests.stores import migrated_sqlite
 
 BEEP = {"kind": "Beep", "duration_ms": 1}
 HELLO = {"type": "hello", "agent": "hall", "boards": [{"board": "1", "port": "/dev/ttyACM0"}]}
@@ -241,7 +242,7 @@ def test_a_game_follows_an_agents_board_on_the_venues_time(client: TestClient) -
 def test_a_restarted_hub_starts_an_agents_board_from_what_it_kept(tmp_path: Path) -> None:
     # The board showed 1. e4 while no game followed it (or just before the hub went down):
     # the hub had kept and acknowledged those inputs, so the agent will not send them again.
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'hub.db'}")
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "hub.db"))
     board = chess.Board()
     start = position(board)
     board.push_san("e4")

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import chess
 import chess.pgn
+import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -16,6 +17,7 @@ from relay.config import Settings
 from tests.pairings import paired_round
 from tests.pgn_check import pgn_extract_problems
 from tests.relay.api.helpers import hub_of, play, setup_round
+from tests.stores import migrated_sqlite
 
 
 def test_health_and_openapi(client):
@@ -62,6 +64,7 @@ def test_games_folded_from_the_log(client):
     assert [r["number"] for r in client.get("/api/rounds").json()] == [4]
 
 
+@pytest.mark.processes
 def test_game_and_round_pgn(client):
     round_id, game_id = setup_round(client)
     play(client, round_id, game_id, "d4", "Nf6")
@@ -181,7 +184,7 @@ def test_a_malformed_board_range_is_refused_in_words(client):
 
 def test_a_banner_tops_every_page_as_text(tmp_path):
     banner = 'Simulation <b>only</b> & "nothing" real'
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'api.db'}", banner=banner)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "api.db"), banner=banner)
     with TestClient(create_app(settings)) as client:
         for path in ("/", "/bulletin", "/arbiter", "/scoresheet"):
             page = client.get(path)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 import chess.pgn
+import pytest
 from fastapi.testclient import TestClient
 
 from relay.api.app import create_app
 from relay.config import Settings
 from tests.pgn_check import pgn_extract_problems, read_all
 from tests.relay.api.helpers import play, setup_round, token
+from tests.stores import migrated_sqlite
 
 
 def test_actions_need_a_token_of_the_right_role(client):
@@ -130,7 +132,7 @@ def test_public_views_lag_by_the_delay_and_arbiters_see_live(client):
 
 
 def test_the_delay_survives_a_restart(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'delay.db'}")
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "delay.db"))
     with TestClient(create_app(settings)) as first:
         round_id, game_id = setup_round(first)
         play(first, round_id, game_id, "e4")
@@ -204,7 +206,7 @@ def test_boards_are_assigned_and_attached_by_operators(client):
 
 
 def test_public_requests_are_rate_limited_per_client(tmp_path, still_time):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'rate.db'}", rate_limit=0.1, rate_burst=3)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "rate.db"), rate_limit=0.1, rate_burst=3)
     with TestClient(create_app(settings)) as client:
         codes = [client.get("/api/health").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200]
@@ -216,7 +218,7 @@ def test_public_requests_are_rate_limited_per_client(tmp_path, still_time):
 
 
 def test_streams_send_heartbeats_when_nothing_happens(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'beat.db'}", heartbeat_seconds=0.05)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "beat.db"), heartbeat_seconds=0.05)
     with TestClient(create_app(settings)) as client:
         round_id, _ = setup_round(client)
         with client.websocket_connect(f"/api/rounds/{round_id}/stream") as ws:
@@ -224,6 +226,7 @@ def test_streams_send_heartbeats_when_nothing_happens(tmp_path):
             assert json.loads(ws.receive_text()) == {"type": "ping"}
 
 
+@pytest.mark.processes
 def test_round_archive_and_skeleton(client):
     round_id, game_id = setup_round(client)
     play(client, round_id, game_id, "f3", "e5", "g4", "Qh4#")

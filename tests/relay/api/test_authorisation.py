@@ -31,6 +31,7 @@ from relay.config import Settings
 from relay.store.access import ROLES, create_token, revoke_tokens
 from tests.pairings import paired_round
 from tests.relay.api.helpers import hub_of, play
+from tests.stores import migrated_sqlite
 
 #: The moves the delayed round's game has: none of these may reach the public early.
 MOVES = ("Nf3", "Nc6", "g3")
@@ -101,7 +102,7 @@ class World:
 def world(tmp_path) -> Iterator[World]:
     # A stream with nothing to send pings soon: what it sends first comes before that.
     settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'matrix.db'}", rate_limit=0, heartbeat_seconds=0.2
+        db_url=migrated_sqlite(tmp_path / "matrix.db"), rate_limit=0, heartbeat_seconds=0.2
     )
     with TestClient(create_app(settings)) as client:
         yield World(client)

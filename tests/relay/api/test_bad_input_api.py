@@ -29,6 +29,7 @@ from relay.domain.formats.trf import render_trf
 from tests.relay.api.helpers import hub_of, setup_round, token
 from tests.relay.api.test_imports_api import stored
 from tests.relay.store.test_trf_import import SWISS_MANAGER_TRF16, club_open
+from tests.stores import migrated_sqlite
 
 MAX_BODY = 64 * 1024
 #: Path values of every size and form.
@@ -67,7 +68,7 @@ PGN = (
 def client(tmp_path_factory) -> Iterator[TestClient]:
     folder = tmp_path_factory.mktemp("bad-input")
     settings = Settings(
-        db_url=f"sqlite:///{folder / 'bad.db'}", rate_limit=0, max_body_bytes=MAX_BODY
+        db_url=migrated_sqlite(folder / "bad.db"), rate_limit=0, max_body_bytes=MAX_BODY
     )
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         setup_round(client)
@@ -134,7 +135,7 @@ def test_path_values_of_any_size_or_form_are_refused_with_4xx(client, admin):
 
 
 @given(value=st.text(min_size=1, max_size=40), n=st.integers(min_value=0))
-@settings(max_examples=150, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 def test_any_text_in_any_path_parameter_is_never_a_server_error(client, admin, value, n):
     method, route = [r for r in routes(client) if "{" in r[1].path][n % 40]
     path = with_value(route.path, quote(value, safe=""))
@@ -263,9 +264,7 @@ def post_file(client: TestClient, admin: dict[str, str], path: str, content: byt
     cut=st.floats(min_value=0, max_value=1, exclude_max=True),
     junk=st.binary(max_size=64),
 )
-@settings(
-    max_examples=120, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
-)
+@settings(suppress_health_check=list(HealthCheck))
 def test_truncated_files_and_files_with_junk_are_never_a_server_error(
     client, admin, path, cut, junk
 ):

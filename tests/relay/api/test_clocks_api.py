@@ -256,6 +256,7 @@ def test_an_illegal_move_penalty_is_proposed_from_the_log(client):
     assert kinds(client, game_id) == ["clocks-started", "illegal-move"]  # nothing confirmed
 
 
+@pytest.mark.processes
 def test_round_pgn_carries_clk_and_emt_from_the_game_clock(client):
     round_id, (game_id,) = round_of(client, 1)
     hub = hub_of(client)

@@ -22,6 +22,7 @@ from relay.hub.correspondence import CorrespondenceDesk
 from relay.store.event_log import read_events
 from tests.relay.api.helpers import hub_of, token
 from tests.smtp_server import HOST, Inbox, serve
+from tests.stores import migrated_sqlite
 
 START = date(2027, 3, 1)
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -114,7 +115,7 @@ class Event:
 
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'cc.db'}", rate_limit=0)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "cc.db"), rate_limit=0)
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -289,7 +290,7 @@ def mailed(tmp_path) -> Iterator[tuple[TestClient, Inbox]]:
     inbox = Inbox()
     for port in serve(inbox):
         settings = Settings(
-            db_url=f"sqlite:///{tmp_path / 'mail.db'}",
+            db_url=migrated_sqlite(tmp_path / "mail.db"),
             rate_limit=0,
             smtp=f"{HOST}:{port}",
             smtp_sender="relay@iecg.example",
@@ -467,7 +468,7 @@ def test_reminders_go_by_email_once(tmp_path):
     inbox = Inbox()
     for port in serve(inbox):
         settings = Settings(
-            db_url=f"sqlite:///{tmp_path / 'mail.db'}",
+            db_url=migrated_sqlite(tmp_path / "mail.db"),
             rate_limit=0,
             smtp=f"{HOST}:{port}",
             smtp_sender="relay@iecg.example",

@@ -6,6 +6,7 @@ and device tokens kept off the desk."""
 from __future__ import annotations
 
 import chess
+import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -141,6 +142,7 @@ def test_a_keyer_proposes_the_result_and_only_an_arbiter_enters_and_verifies_it(
     )
 
 
+@pytest.mark.processes
 def test_notes_are_comments_in_the_games_pgn(client):
     round_id, (_, game_id, _) = desk_round(client)
     keyer = token(client, "keyer")

@@ -23,6 +23,7 @@ from relay.api.limits import Limits, LimitSettings
 from relay.config import Settings
 from tests.live_server import LiveServer, live_server
 from tests.relay.api.helpers import setup_round, token
+from tests.stores import migrated_sqlite
 
 INVENTED = {"Authorization": "Bearer rly_invented-by-someone-guessing"}
 
@@ -44,7 +45,7 @@ def counted_lookups(monkeypatch) -> Counter[str]:
 def test_300_requests_with_an_invented_token_from_one_client_get_429s(
     tmp_path, caplog, counted_lookups
 ):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'limits.db'}")  # the defaults
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "limits.db"))  # the defaults
     with TestClient(create_app(settings)) as client, caplog.at_level(logging.WARNING):
         staff = token(client, "arbiter")
         codes = [client.get("/api/me", headers=INVENTED).status_code for _ in range(300)]
@@ -65,7 +66,7 @@ def test_300_requests_with_an_invented_token_from_one_client_get_429s(
 
 
 def test_a_refused_answer_says_when_to_come_back(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'limits.db'}", auth_failures=1)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "limits.db"), auth_failures=1)
     with TestClient(create_app(settings)) as client:
         assert client.get("/api/rounds", headers=INVENTED).status_code == 401
         answer = client.get("/api/rounds", headers=INVENTED)
@@ -76,7 +77,7 @@ def test_a_refused_answer_says_when_to_come_back(tmp_path):
 
 def test_valid_staff_tokens_get_a_generous_limit_not_none(tmp_path, still_time):
     settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        db_url=migrated_sqlite(tmp_path / "limits.db"),
         rate_limit=0.1,  # windows of 30 s: a slow machine stays inside them
         rate_burst=3,
         staff_rate_limit=1,  # bursts of 30 in the same 30 s window
@@ -92,7 +93,7 @@ def test_valid_staff_tokens_get_a_generous_limit_not_none(tmp_path, still_time):
 
 
 def test_limits_can_be_turned_off_for_tests_and_benchmarks(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'limits.db'}", rate_limit=0)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "limits.db"), rate_limit=0)
     with TestClient(create_app(settings)) as client:
         codes = {client.get("/api/me", headers=INVENTED).status_code for _ in range(100)}
     assert codes == {401}
@@ -153,7 +154,7 @@ def test_streams_per_client_are_counted_and_given_back():
 
 
 def test_a_client_holds_a_bounded_number_of_streams(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'limits.db'}", streams_per_client=2)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "limits.db"), streams_per_client=2)
     with TestClient(create_app(settings)) as client:
         round_id, _ = setup_round(client)
         path = f"/api/rounds/{round_id}/stream"
@@ -171,7 +172,7 @@ def test_a_client_holds_a_bounded_number_of_streams(tmp_path):
 
 
 def test_a_stream_with_an_invented_token_counts_as_a_failed_authentication(tmp_path):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'limits.db'}", auth_failures=2)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "limits.db"), auth_failures=2)
     with TestClient(create_app(settings)) as client:
         round_id, _ = setup_round(client)
         path = f"/api/rounds/{round_id}/stream?token=rly_invented"
@@ -241,7 +242,7 @@ def test_a_club_keys_requests_are_limited_like_the_publics(tmp_path, still_time)
     from tests.relay.api.helpers import hub_of
 
     settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        db_url=migrated_sqlite(tmp_path / "limits.db"),
         rate_limit=0.1,  # 3 in any 30 s
         rate_burst=3,
         staff_rate_limit=1,

@@ -21,6 +21,7 @@ from relay.store.setup import load_event
 from tests.data_files import DATA
 from tests.pairings import paired_round
 from tests.relay.api.helpers import hub_of, play, token
+from tests.stores import migrated_sqlite
 
 EXPORT = DATA / "livechess-export"
 FEED = "/livechess/1"
@@ -37,7 +38,7 @@ def read_json(path: Path) -> Any:
 
 
 def settings_of(tmp_path: Path, **options: Any) -> Settings:
-    return Settings(db_url=f"sqlite:///{tmp_path / 'feed.db'}", **{"rate_limit": 0, **options})
+    return Settings(db_url=migrated_sqlite(tmp_path / "feed.db"), **{"rate_limit": 0, **options})
 
 
 @pytest.fixture

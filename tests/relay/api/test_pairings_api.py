@@ -76,6 +76,7 @@ def with_rematch(games: list[dict[str, int]], a: int, b: int) -> list[list[int]]
     return [[a, b], *kept, partners]
 
 
+@pytest.mark.processes
 def test_a_swiss_is_paired_round_by_round_for_the_arbiter(client):
     tournament_id, arbiter = load(client, event_file(SWISS, 11))
     next_round = f"/api/tournaments/{tournament_id}/rounds/next"
@@ -184,6 +185,7 @@ def test_a_round_robin_follows_the_berger_tables(client):
     assert [(g["white"], g["black"]) for g in one["games"]] == berger_rounds(6)[0]
 
 
+@pytest.mark.processes
 def test_a_forfeit_is_reported_as_one_and_refused_for_a_played_game(client):
     header = '[tournament]\nname = "Forfeits"\nrounds = 2\npairing_system = "swiss"\n'
     tournament_id, arbiter = load(client, event_file(header, 4))

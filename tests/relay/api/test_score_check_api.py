@@ -7,6 +7,7 @@ import re
 
 import chess
 import chess.pgn
+import pytest
 
 from relay.domain.game.events import ArbiterAlert
 from tests.pgn_check import pgn_extract_problems, read_all
@@ -31,6 +32,7 @@ def test_only_an_arbiter_checks_a_score_and_reads_repairs(client):
     assert client.get(repairs, headers=token(client, "admin")).status_code == 200
 
 
+@pytest.mark.processes
 def test_a_spurious_end_move_is_found_by_the_count_and_the_correction_marks_the_game(client):
     round_id, game_id = setup_round(client)
     play(client, round_id, game_id, *RUY, "Ba4")
@@ -153,6 +155,7 @@ def test_an_illegal_position_alert_gives_the_continuation_and_the_squares_to_res
     assert bad.status_code == 422
 
 
+@pytest.mark.processes
 def test_a_different_move_corrected_is_marked_at_its_ply_in_the_pgn(client):
     round_id, game_id = setup_round(client)
     play(client, round_id, game_id, "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6")

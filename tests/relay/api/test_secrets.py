@@ -17,10 +17,11 @@ from relay.config import Settings
 from relay.store.access import ROLES, create_token, revoke_tokens
 from relay.store.models import AuditEntry, GameEventRow, Token
 from tests.relay.api.helpers import hub_of, setup_round
+from tests.stores import migrated_sqlite
 
 
 def test_tokens_appear_in_no_log_no_audit_entry_and_no_answer(tmp_path, caplog):
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'secrets.db'}", auth_failures=3)
+    settings = Settings(db_url=migrated_sqlite(tmp_path / "secrets.db"), auth_failures=3)
     answers: list[Any] = []
     with (
         caplog.at_level(logging.DEBUG),

@@ -55,6 +55,7 @@ class Collector:
 
 
 @pytest.mark.anyio
+@pytest.mark.services
 async def test_events_reach_the_other_process_once_in_order(pair):
     a, b = pair
     mine = Collector(a, game_topic(5))
@@ -68,6 +69,7 @@ async def test_events_reach_the_other_process_once_in_order(pair):
 
 
 @pytest.mark.anyio
+@pytest.mark.services
 async def test_a_lost_message_is_refilled_from_the_rounds_stream(pair):
     a, b = pair
     theirs = Collector(b, game_topic(5))

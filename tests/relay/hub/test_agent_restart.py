@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import chess
@@ -38,17 +38,10 @@ from relay.store.event_log import read_events
 from tests.pairings import paired_round
 from tests.relay.api.test_agent_link_api import position as placement
 from tests.relay.hub.test_venue_time import recorded, with_marks
-from tests.services import store_engine
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_stores]
 
 BOARDS = [{"board": "1", "port": "/dev/ttyACM0"}]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path) -> Iterator[Engine]:
-    with store_engine(request.param, tmp_path) as engine:
-        yield engine
 
 
 def numbered(items: Sequence[Stamped]) -> list[tuple[int | None, Stamped]]:

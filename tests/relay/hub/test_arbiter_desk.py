@@ -6,7 +6,7 @@ whoever follows the game; each refusal stores nothing."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import chess
 import pytest
@@ -42,15 +42,8 @@ from tests.relay.hub.desk_fakes import (
     stored,
     without_at,
 )
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 def round_with(engine: Engine, games: int = 1, **options) -> tuple[int, list[int]]:

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 
 import anyio
 import chess
@@ -27,16 +26,9 @@ from relay.hub.recorder import GameRecorder
 from relay.store.access import Identity
 from relay.store.event_log import append_events, read_events
 from tests.pairings import paired_round
-from tests.services import store_engine
 
 SETTLE = 0.01
 ARBITER = Identity(user="Chief Arbiter", role="arbiter")
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import anyio
 import chess
@@ -60,18 +60,11 @@ from tests.relay.hub.desk_fakes import (
     stored,
     without_at,
 )
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
 
 #: paired_round's time control is 40/5400+30: both clocks start at 90 minutes.
 START_SECONDS = 5400
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 def round_with(engine: Engine, games: int, *, eboards: bool = False) -> tuple[int, list[int]]:

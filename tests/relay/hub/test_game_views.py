@@ -14,6 +14,7 @@ from relay.hub.game_views import GameViews
 from relay.store.engine import open_store
 from relay.store.event_log import append_events, read_round_events
 from tests.pairings import paired_round
+from tests.stores import migrated_sqlite
 
 
 def move(ply: int, uci: str, san: str) -> dict[str, object]:
@@ -22,7 +23,7 @@ def move(ply: int, uci: str, san: str) -> dict[str, object]:
 
 @pytest.fixture
 def store(tmp_path):
-    engine = open_store(f"sqlite:///{tmp_path / 'views.db'}")
+    engine = open_store(migrated_sqlite(tmp_path / "views.db"))
     with Session(engine) as session:
         round_id, games = paired_round(session, games=2)
     yield engine, round_id, games

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
@@ -45,15 +45,8 @@ from tests.relay.hub.desk_fakes import (
     reading,
     stored,
 )
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 class FakePorts:

@@ -6,7 +6,7 @@ game its electronic board follows takes no take-back."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import chess
 import pytest
@@ -24,18 +24,11 @@ from relay.hub.recorder import GameRecorder
 from relay.store.access import Identity
 from tests.pairings import paired_round
 from tests.relay.hub.desk_fakes import Heard, audit_trail, kinds, stored, without_at
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
 
 ANN = Identity("Desk Ann", "keyer")
 BEN = Identity("Desk Ben", "keyer")
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 class Desks:

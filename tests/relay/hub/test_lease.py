@@ -14,6 +14,7 @@ from relay.hub.lease import Lease
 from relay.hub.recorder import GameRecorder
 from relay.store.engine import open_store
 from relay.store.models import HubLease
+from tests.stores import migrated_sqlite
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ class Watched(GameRecorder):
 
 
 def test_a_lease_is_taken_waited_for_renewed_and_given_back(tmp_path):
-    engine = open_store(f"sqlite:///{tmp_path / 'lease.db'}")
+    engine = open_store(migrated_sqlite(tmp_path / "lease.db"))
     recorder = GameRecorder(engine, MemoryBus())
     watched = Watched(engine, MemoryBus())
     clock = [1000.0]

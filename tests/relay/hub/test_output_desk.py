@@ -7,12 +7,10 @@ from __future__ import annotations
 import asyncio
 import io
 import time
-from collections.abc import Iterator
 
 import chess
 import chess.pgn
 import pytest
-from sqlalchemy import Engine
 from sqlmodel import Session
 
 from relay.bus.memory import MemoryBus
@@ -23,15 +21,8 @@ from relay.hub.outputs.round_copy import RoundCopy
 from relay.hub.recorder import GameRecorder
 from relay.store.tournaments import get_round
 from tests.pairings import paired_round
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 class Clock:

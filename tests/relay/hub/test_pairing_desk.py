@@ -6,7 +6,7 @@ changes nothing."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import Engine
@@ -33,15 +33,8 @@ from relay.store.tournaments import (
     round_pairings,
 )
 from tests.relay.hub.desk_fakes import ARBITER, audit_trail
-from tests.services import store_engine
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def engine(tmp_path) -> Iterator[Engine]:
-    with store_engine("sqlite", tmp_path) as engine:
-        yield engine
 
 
 def tournament(
@@ -397,6 +390,7 @@ async def test_a_player_withdraws_and_is_reinstated(engine):
 # Swiss
 
 
+@pytest.mark.processes
 async def test_a_swiss_round_keeps_the_byes_asked_for_and_leaves_out_the_withdrawn(engine):
     """The FIDE Dutch system by the real engine. Round 1: the bye asked for by player 3
     keeps them out, the four others are split in halves by rating, 1-2 against 4-5,

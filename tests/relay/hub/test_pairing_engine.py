@@ -64,6 +64,7 @@ def play(state: SwissState, paired: SwissRound, rng: random.Random, forfeit: boo
 
 
 @pytest.mark.parametrize("players", [60, 59])
+@pytest.mark.processes
 async def test_a_nine_round_swiss_paired_by_the_engine_keeps_the_absolute_rules(engine, players):
     rng = random.Random(players)
     state = field(players)
@@ -96,6 +97,7 @@ async def test_a_nine_round_swiss_paired_by_the_engine_keeps_the_absolute_rules(
         assert render_trf(parse_trf(text), dialect) == text
 
 
+@pytest.mark.processes
 async def test_round_one_is_top_half_against_bottom_half(engine):
     pairing = await engine.pair_next_round(field(60))
     expected = [(i, 30 + i) if i % 2 else (30 + i, i) for i in range(1, 31)]
@@ -103,6 +105,7 @@ async def test_round_one_is_top_half_against_bottom_half(engine):
     assert pairing.pairs[:2] == ((1, 31), (32, 2))
 
 
+@pytest.mark.processes
 async def test_round_one_with_black_first_and_an_odd_field(engine):
     state = SwissState("Odd", field(59).players, 9, first_colour="black")
     pairing = await engine.pair_next_round(state)
@@ -110,6 +113,7 @@ async def test_round_one_with_black_first_and_an_odd_field(engine):
     assert pairing.bye == 59
 
 
+@pytest.mark.processes
 async def test_corrupt_trf_is_an_engine_error_with_its_reason(engine):
     with pytest.raises(PairingEngineError, match="exited with status 1") as caught:
         await engine.pair("012 Broken\n001    1      Someone\n")
@@ -117,6 +121,7 @@ async def test_corrupt_trf_is_an_engine_error_with_its_reason(engine):
     assert "raise LineError" in caught.value.stderr_tail
 
 
+@pytest.mark.processes
 async def test_an_unpairable_round_is_an_engine_error(engine):
     state = field(2)
     paired = state.paired_round([(1, 2)], None)
@@ -132,6 +137,7 @@ def fake_engine(tmp_path: Path, script: str) -> PairingEngine:
     return PairingEngine(program, time_limit=30)
 
 
+@pytest.mark.processes
 async def test_unreadable_or_incomplete_output_is_an_engine_error(tmp_path):
     silent = fake_engine(tmp_path, "pass")
     with pytest.raises(PairingEngineError, match="wrote no readable pairings file"):
@@ -141,6 +147,7 @@ async def test_unreadable_or_incomplete_output_is_an_engine_error(tmp_path):
         await one_pair.pair_next_round(field(4))
 
 
+@pytest.mark.processes
 async def test_an_engine_that_hangs_is_killed(tmp_path):
     never_answers = fake_engine(tmp_path, "threading.Event().wait()")
     hanging = PairingEngine(never_answers.executable, time_limit=0.5)
@@ -148,6 +155,7 @@ async def test_an_engine_that_hangs_is_killed(tmp_path):
         await hanging.pair("012 Anything\n")
 
 
+@pytest.mark.processes
 async def test_a_missing_program_is_an_engine_error(tmp_path):
     with pytest.raises(PairingEngineError, match="cannot start"):
         await PairingEngine(tmp_path / "nowhere").pair("012 Anything\n")

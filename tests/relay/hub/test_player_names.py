@@ -6,7 +6,7 @@ one round never merged."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import Engine
@@ -24,9 +24,8 @@ from relay.store.player_merge import PlayerMergeError
 from relay.store.setup import load_event
 from relay.store.tournaments import NotFoundError, list_games, list_players, list_rounds
 from tests.relay.hub.desk_fakes import ARBITER, audit_trail
-from tests.services import store_engine
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.both_stores]
 
 PLAYERS = (
     PlayerSetup(1, "Kramnik, Vladimir", rating=2753),
@@ -36,12 +35,6 @@ PLAYERS = (
     PlayerSetup(5, "Müller, Jörg"),
     PlayerSetup(6, "Mueller, Joerg"),
 )
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request, tmp_path) -> Iterator[Engine]:
-    with store_engine(request.param, tmp_path) as engine:
-        yield engine
 
 
 def load(engine: Engine, *rounds: RoundSetup) -> tuple[int, dict[int, int], list[int]]:

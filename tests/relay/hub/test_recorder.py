@@ -4,8 +4,6 @@ arbiter's decisions through sessions, in one gap-free log per game (SQLite and, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -17,13 +15,8 @@ from relay.domain.results import Result
 from relay.hub.recorder import GameRecorder
 from relay.store.event_log import read_events
 from tests.pairings import paired_round
-from tests.services import store_engine
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request, tmp_path) -> Iterator[Engine]:
-    with store_engine(request.param, tmp_path) as engine:
-        yield engine
+pytestmark = pytest.mark.both_stores
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from relay.hub.game_views import GameViews
 from relay.hub.standings import VisibleRound, edition_of, player_standings
 from relay.hub.team_standings import team_standings_of
 from relay.hub.trf_import import import_trf
-from relay.store.engine import open_store
 from relay.store.event_log import append_events
 from relay.store.models import Tournament
 from relay.store.tournaments import (
@@ -29,13 +28,6 @@ from relay.store.tournaments import (
     list_rounds,
 )
 from tests.relay.store.test_trf_import import club_open
-
-
-@pytest.fixture
-def engine(tmp_path):
-    engine = open_store(f"sqlite:///{tmp_path / 'standings.db'}")
-    yield engine
-    engine.dispose()
 
 
 def every_round(session: Session, tournament_id: int) -> list[VisibleRound]:

@@ -20,6 +20,8 @@ from relay.store.models import Token
 from relay.store.tournaments import NotFoundError
 from tests.pairings import paired_round
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_a_token_identifies_its_user_and_only_its_digest_is_stored(engine):
     with Session(engine) as session:

@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from sqlmodel import Session
 
@@ -13,6 +14,8 @@ from relay.store.checkpoints import BACKSTOP_PAGES, checkpoint, is_sqlite
 from relay.store.engine import open_store
 from relay.store.event_log import append_events
 from tests.pairings import paired_round
+
+pytestmark = pytest.mark.both_stores
 
 
 def rows_in_file_alone(database: Path, copy: Path) -> int:

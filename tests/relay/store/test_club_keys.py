@@ -9,6 +9,8 @@ from relay.store.access import UnknownRoleError, create_token, identify
 from relay.store.clubs import add_member, create_club
 from relay.store.tournaments import NotFoundError
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_a_club_key_is_bound_to_its_club_and_is_no_hub_role(engine):
     with Session(engine) as session:

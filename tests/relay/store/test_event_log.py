@@ -10,6 +10,8 @@ from relay.store.event_log import append_events, last_seq, read_events, read_rou
 from relay.store.models import GameEventRow
 from tests.pairings import paired_round
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path):
     engine = open_store(f"sqlite:///{tmp_path / 'relay.db'}")

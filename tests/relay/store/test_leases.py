@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from sqlmodel import Session, select
 
 from relay.store.leases import give_back_lease, take_lease
 from relay.store.models import HubLease
+
+pytestmark = pytest.mark.both_stores
 
 
 def take(engine, holder: str, now: float, name: str = "sweep", seconds: float = 60.0) -> bool:

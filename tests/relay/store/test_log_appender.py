@@ -10,6 +10,8 @@ from relay.store.event_log import append_events, read_events
 from relay.store.log_appender import LogAppender
 from tests.pairings import paired_round
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_appends_continue_each_games_log_and_read_back(engine):
     with Session(engine) as session:

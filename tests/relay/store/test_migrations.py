@@ -1,20 +1,32 @@
 """The migrations build exactly the tables the models describe, on SQLite and PostgreSQL,
-and carry a database of the first schema forward without losing a move."""
+and carry a database of the first schema, and of every revision since, forward without
+losing a row. (Every other test's store is a copy of a database these migrations built:
+tests/stores.py.)"""
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import json
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine
 from sqlmodel import Session, SQLModel
 
 from relay.store.engine import open_store
 from relay.store.event_log import read_events
-from relay.store.schema import current_revision, head_revision, upgrade
+from relay.store.schema import MIGRATIONS, current_revision, head_revision, upgrade
 from relay.store.tournaments import game_pairing, list_players
+from tests.stores import postgres_database
+
+pytestmark = pytest.mark.both_stores
 
 
 def test_migrated_schema_matches_the_models(engine):
@@ -172,3 +184,90 @@ def test_club_tags_of_deleted_games_are_cleared(tmp_path):
             assert [tuple(row) for row in rows] == [(1, 5), (2, None), (3, None)]
     finally:
         engine.dispose()
+
+
+def earlier_revisions() -> list[str]:
+    """Every revision before the head, oldest first."""
+    oldest_first = reversed(list(ScriptDirectory(str(MIGRATIONS)).walk_revisions()))
+    return [revision.revision for revision in oldest_first][:-1]
+
+
+@contextlib.contextmanager
+def empty_store(kind: str, folder: Path) -> Iterator[str]:
+    """The URL of an empty database: a new SQLite file, or a new PostgreSQL database."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'old.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+def value_for(column: sa.Column[object], row: int) -> object:
+    """A value of the column's type for row ``row`` (1 or 2), distinct between rows."""
+    if column.foreign_keys:
+        return row  # the referenced table's row of the same number
+    try:
+        kind = column.type.python_type
+    except NotImplementedError:
+        kind = str
+    if kind is bool:
+        return row == 1
+    if kind is int:
+        return row
+    if kind is float:
+        return row + 0.5
+    if kind is datetime.datetime:
+        return datetime.datetime(2024, 5, row, 12, tzinfo=datetime.UTC)
+    if kind is datetime.date:
+        return datetime.date(2024, 5, row)
+    if kind is bytes:
+        return bytes([row])
+    if kind is dict:
+        return {"row": row}
+    return f"{column.name} {row}"
+
+
+def fill_every_table(engine: sa.Engine) -> dict[str, int]:
+    """Two rows in every table of the database as it is, every column filled, each row's
+    foreign keys pointing at the row of the same number; the rows per table."""
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    counts: dict[str, int] = {}
+    with engine.begin() as connection:
+        for table in tables.sorted_tables:
+            if table.name == "alembic_version":
+                continue
+            rows = [{c.name: value_for(c, row) for c in table.columns} for row in (1, 2)]
+            connection.execute(table.insert(), rows)
+            counts[table.name] = len(rows)
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+@pytest.mark.parametrize("revision", earlier_revisions())
+def test_a_database_at_every_earlier_revision_comes_to_the_head_with_its_rows(
+    kind, revision, tmp_path
+):
+    with empty_store(kind, tmp_path) as url:
+        old = create_engine(url)
+        try:
+            upgrade(old, revision)
+            assert current_revision(old) == revision
+            filled = fill_every_table(old)
+        finally:
+            old.dispose()
+        engine = open_store(url)
+        try:
+            assert current_revision(engine) == head_revision()
+            with engine.connect() as connection:
+                context = MigrationContext.configure(connection)
+                assert compare_metadata(context, SQLModel.metadata) == []
+                kept = {
+                    table: connection.execute(
+                        sa.select(sa.func.count()).select_from(sa.table(table))
+                    ).scalar_one()
+                    for table in filled
+                }
+        finally:
+            engine.dispose()
+    assert kept == filled

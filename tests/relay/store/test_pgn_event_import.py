@@ -16,6 +16,8 @@ from relay.store.event_log import read_events
 from relay.store.models import Game, GameEventRow, Player, Round, Tournament
 from relay.store.tournaments import ConflictError, round_pairings
 
+pytestmark = pytest.mark.both_stores
+
 
 def game(round_: str, white: str, black: str, result: str, moves: str = "", **tags: str) -> str:
     lines = [

@@ -12,6 +12,8 @@ from relay.store.models import Game, Player, Round, Tournament
 from relay.store.tournaments import ConflictError
 from tests.relay.store.test_pgn_event_import import EVENT, count, game
 
+pytestmark = pytest.mark.both_stores
+
 #: Each game() is eleven lines, and one more for each extra tag.
 LINES = 11
 

@@ -17,6 +17,8 @@ from relay.store.player_merge import PlayerMergeError, merge_players, placements
 from relay.store.setup import load_event
 from relay.store.tournaments import NotFoundError, list_players, list_rounds, round_pairings
 
+pytestmark = pytest.mark.both_stores
+
 PLAYERS = (
     PlayerSetup(1, "Kramnik, Vladimir", fide_id=4101588, rating=2753),
     PlayerSetup(2, "Carlsen, Magnus", fide_id=1503014, rating=2830),

@@ -17,6 +17,8 @@ from relay.store.tournaments import (
     set_eboard_clock,
 )
 
+pytestmark = pytest.mark.both_stores
+
 EVENT = """
 [tournament]
 name = "Weekend Open"

@@ -25,6 +25,8 @@ from relay.store.tournaments import (
 )
 from tests.relay.store.test_trf_import import club_open
 
+pytestmark = pytest.mark.both_stores
+
 MODELS = (Tournament, Player, Round, Game, GameEventRow, AuditEntry)
 WHO = Identity("Chief Arbiter", "arbiter")
 

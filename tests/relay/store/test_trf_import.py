@@ -27,6 +27,8 @@ from relay.store.models import Bye as ByeRow
 from relay.store.tournaments import ConflictError, round_pairings
 from tests.data_files import DATA
 
+pytestmark = pytest.mark.both_stores
+
 W, B, D = GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW
 WF, BF = GameResult.WHITE_WINS_BY_FORFEIT, GameResult.BLACK_WINS_BY_FORFEIT
 #: Given in the older letter codes; a TrfPlayer holds them as GM, WGM, IM, WFM, CM.

@@ -14,6 +14,8 @@ from relay.store.models import Bye, Tournament
 from relay.store.pairings import set_bye
 from relay.store.tournaments import add_player, create_round, create_tournament
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_the_database_holds_the_words_and_the_models_read_the_members(engine):
     with Session(engine) as session:

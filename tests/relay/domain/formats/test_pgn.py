@@ -54,6 +54,7 @@ def test_seven_tag_roster_first_then_relay_tags():
     assert text.endswith("1. e4 { [%clk 1:30:00] } 1... e5 { [%clk 1:29:59] } *")
 
 
+@pytest.mark.processes
 def test_every_move_carries_its_clock_and_reads_back():
     text = render_game(HEADERS, moves_of("d4", "Nf6", "c4", "e6", "Nf3"))
     (game,) = read_all(text)
@@ -74,6 +75,7 @@ def test_clock_format():
     ]  # fmt: skip
 
 
+@pytest.mark.processes
 def test_tags_are_escaped_and_notes_cannot_break_the_comment():
     headers = replace(HEADERS, white=PlayerTags('O"Brien, \\ Pat'), annotator="Arbiter")
     moves = [PgnMove("e4", 60.0, note="illegal } move [%clk 9:99:99] let stand {")]
@@ -113,6 +115,7 @@ def test_strict_archive_has_only_the_seven_tags_and_no_comments():
         render_archive(HEADERS, ["e4"])
 
 
+@pytest.mark.processes
 def test_skeleton_is_headers_and_an_open_result():
     text = render_game(HEADERS, [])
     (game,) = read_all(text)
@@ -135,6 +138,7 @@ def test_any_legal_game_renders_to_valid_wrapped_pgn(game, clock):
     assert list(read.mainline_moves()) == list(game)
 
 
+@pytest.mark.processes
 def test_round_of_games_reads_back_in_order_and_passes_pgn_extract():
     texts = [
         render_game(replace(HEADERS, board=b, game_id=str(b)), moves_of("e4", "e5", "Nf3"))

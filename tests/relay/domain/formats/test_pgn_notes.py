@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from relay.domain.formats.pgn import GameHeaders, PgnMove, PlayerTags, render_game
 from relay.domain.game.events import NoteAdded, TakenBack
 from relay.hub.game_views import keyed_notes, opening_note, pgn_moves
@@ -27,6 +29,7 @@ def note(ply: int, text: str) -> NoteAdded:
     return NoteAdded(ply=ply, text=text, by="Desk Ann", at=2.0)
 
 
+@pytest.mark.processes
 def test_notes_become_comments_where_they_belong():
     record = record_of("e4", "e5", "Nf3", "Nc6")
     for event in (note(0, "score from the carbon copy"), note(3, "(=)"), note(3, "time")):
@@ -51,6 +54,7 @@ def test_a_note_after_moves_taken_back_stays_with_the_last_move():
     assert opening_note(record) is None
 
 
+@pytest.mark.processes
 def test_a_comment_before_the_moves_is_cleaned_and_none_is_left_out():
     moves = [PgnMove("e4")]
     assert render_game(HEADERS, moves, before="  ").endswith("\n1. e4 *")

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from relay.domain.formats.trf import (
@@ -359,7 +359,6 @@ def tournaments(draw) -> TrfTournament:
     )
 
 
-@settings(max_examples=200)
 @given(tournaments(), st.sampled_from(["trf16", "trf2026"]))
 def test_render_then_parse_is_identity(t, dialect):
     text = render_trf(t, dialect)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from relay.domain.game.entries import (
@@ -113,7 +113,6 @@ def test_nonsense_is_refused_with_nothing_to_offer():
         parse_entry(game(), "  ")
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_every_legal_move_in_san_or_uci_is_accepted_and_a_repeat_is_recognised(data):
     board = chess.Board()

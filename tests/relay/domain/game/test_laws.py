@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from relay.domain.clock.time_control import GameClass
@@ -34,7 +34,6 @@ def shuffling_games(draw: st.DrawFn) -> list[chess.Move]:
     return moves
 
 
-@settings(max_examples=150, deadline=None)
 @given(shuffling_games())
 def test_repetition_counts_and_claims_agree_with_python_chess(moves):
     board = chess.Board()

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import chess
-from hypothesis import given, settings
+from hypothesis import given
 
 from relay.domain.game.matching import find_move, find_moves, moves_shown, within_a_move
 from relay.domain.game.placement import Placement
@@ -61,7 +61,6 @@ def test_three_plies_ahead_is_not_explained_with_two():
     assert find_moves(board, after(board, "e4", "c5", "Nf3"), max_plies=2) == []
 
 
-@settings(max_examples=150, deadline=None)
 @given(legal_games(80))
 def test_every_legal_move_of_a_random_game_is_found(game):
     board = chess.Board()

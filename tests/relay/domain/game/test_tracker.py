@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from relay.domain.clock.time_control import GameClass
 from relay.domain.game.events import (
@@ -969,7 +969,6 @@ def test_replay_starts_after_the_last_showing_of_the_current_position():
 # Properties
 
 
-@settings(max_examples=60, deadline=None)
 @given(legal_games(60))
 def test_random_games_played_square_by_square_are_reconstructed(game):
     tracker = PositionTracker(settling=SETTLING)
