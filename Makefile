@@ -7,16 +7,17 @@ ARTIFACTS := build/artifacts
 .PHONY: demo test check gate lint typecheck system-deps install install-dev clean
 
 # The tiers of the suite (docs/testing.md). WORKERS: pytest-xdist processes for make test.
-WORKERS ?= 4
+WORKERS ?= 2
 INNER_LOOP := not (e2e or browser or processes or services or gate)
 
 demo: $(VENV)/.installed
 	$(BIN)/relay demo
 
-# The whole suite but the real-time corpus, on WORKERS processes; what .ci/run calls.
+# The whole suite but the accuracy corpus of make gate, on WORKERS processes; what .ci/run
+# calls.
 test: $(VENV)/.installed-dev system-deps lint typecheck
 	mkdir -p $(ARTIFACTS)
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/pytest -n $(WORKERS) --dist loadgroup \
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/pytest -n $(WORKERS) --dist loadfile \
 		-m "not gate" --durations=20 \
 		--cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
 
@@ -25,7 +26,7 @@ test: $(VENV)/.installed-dev system-deps lint typecheck
 check: $(VENV)/.installed-dev lint typecheck
 	RELAY_TEST_TIER=check $(BIN)/pytest -n 2 -m "$(INNER_LOOP)" -q
 
-# The full accuracy corpus over real pseudo-terminals in real time (about 13 minutes).
+# The whole accuracy corpus, in fake time and over pseudo-terminals in real time.
 gate: $(VENV)/.installed-dev
 	$(BIN)/pytest -m gate --durations=0
 

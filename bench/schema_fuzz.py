@@ -180,19 +180,14 @@ def run(
     modes: tuple[GenerationMode, ...] = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE),
     report: Report | None = None,
     only: str = "",
-    shard: tuple[int, int] = (0, 1),
 ) -> Report:
     """Fuzz every operation of the app behind ``client`` (those whose path is ``only``,
-    if given). ``shard`` ``(n, count)`` takes every ``count``-th operation from the
-    ``n``-th, so that ``count`` runs side by side cover them all once."""
+    if given)."""
     report = report or Report()
     started = time.perf_counter()
     schema = openapi.from_dict(client.app.openapi())  # type: ignore[attr-defined]
     checks = [not_a_server_error, response_schema_conformance]
-    number, count = shard
-    for index, result in enumerate(schema.get_all_operations()):
-        if index % count != number:
-            continue
+    for result in schema.get_all_operations():
         if isinstance(result, Err):
             report.failures.append(f"the schema has an operation that cannot be read: {result}")
             continue

@@ -5,18 +5,21 @@ The corpus of issue 4: every real game of ``tests/data/real-games.pgn`` plus 500
 games steered to castle both ways, capture en passant, promote to every piece and shuffle
 into repetitions. Three runs of it, by what each can show (docs/testing.md):
 
-- **The whole corpus in fake time** (``make test``): boardsim's hands, the real DGT driver
+- **The whole corpus in fake time** (``make gate``): boardsim's hands, the real DGT driver
   core and the tracker on one fake clock (:mod:`bench.fake_time`), White's time on the left
   for half the games of each shard and on the right for the other half. The outcome depends
   only on the games and the seed, never on how busy the machine is; split in shards so that
-  the suite's workers share it, and not traced for coverage (the code it runs is covered by
-  the unit tests, and tracing would double its time).
-- **Every named pace in real time** (``make test``): a few games at the hall, blitz,
-  scramble and lightning paces on boards served over real pseudo-terminals, read by the
-  real driver and the hub's board feed (which finds the clock's sides from the presses),
-  White's time on the left on odd boards and on the right on even ones: what only real
-  time shows (the event loop, the pty, a press read before the sweep that shows its move).
-  The games are openings of the real games, cut so that a pace's run takes under a minute.
+  several processes can share it. It takes about 6 CPU minutes (a simulated DGT 3000 clock
+  reporting its time on every change is most of it), too long for ``make test``, which
+  plays the real games and eight generated ones at the fast paces in fake time
+  (``test_fast_paces.py``) and random games in ``test_noise_model.py``.
+- **Every named pace in real time** (``make gate``, about 4 minutes): a few games at the
+  hall, blitz, scramble and lightning paces on boards served over real pseudo-terminals,
+  read by the real driver and the hub's board feed (which finds the clock's sides from the
+  presses), White's time on the left on odd boards and on the right on even ones: what only
+  real time shows (the event loop, the pty, a press read before the sweep that shows its
+  move). The games are openings of the real games, cut so that a pace's run takes under a
+  minute.
 - **The whole corpus in real time** (``make gate``, about 13 minutes): the harness of
   ``bench/accuracy.py``, 120 boards in two processes, at twice a hall's pace. Every window
   shrinks with the pace while a busy host's lag does not: at 4x a CI host's lag of a tenth
@@ -29,6 +32,7 @@ Each run asserts every count that must be zero and saves its summary as an artef
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,8 +64,10 @@ EVERY_HABIT = {
 }
 
 
-def corpus() -> list[SourceGame]:
-    games = real_games() + generated_games(500)
+@functools.cache
+def corpus() -> tuple[SourceGame, ...]:
+    """The corpus, made once per test process (steering 500 games takes seconds)."""
+    games = (*real_games(), *generated_games(500))
     assert len(games) >= 520
     return games
 
@@ -80,7 +86,7 @@ def assert_every_game_exact(reports: Sequence[GameReport], text: str) -> None:
     assert [r.game.name for r in gestures if r.proposals != [r.gesture]] == [], text
 
 
-@pytest.mark.no_cover
+@pytest.mark.gate
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
     games = corpus()
@@ -114,6 +120,7 @@ PACES = {
 }
 
 
+@pytest.mark.gate
 @pytest.mark.parametrize("pace", list(PACES))
 def test_every_pace_is_reconstructed_exactly_over_ptys_on_both_clock_sides(pace):
     speed, plies, count = PACES[pace]

@@ -8,27 +8,21 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 from bench.schema_fuzz import fuzz_client, role_problem, run
 from tests.relay.api.helpers import hub_of
 
-#: Examples per operation and generation mode: about 2,400 requests in all.
+#: Examples per operation and generation mode: about 2,400 requests.
 EXAMPLES = 5
-#: The operations are fuzzed in shards that the suite's workers run side by side.
-SHARDS = 4
 
 
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_no_input_to_any_operation_as_anyone_is_a_5xx_or_off_schema(tmp_path, shard):
+def test_no_input_to_any_operation_as_anyone_is_a_5xx_or_off_schema(tmp_path):
     with fuzz_client(tmp_path) as (client, headers):
-        paths = client.app.openapi()["paths"]  # type: ignore[attr-defined]
-        operations = sum(len(methods) for methods in paths.values())
-        report = run(client, headers, examples=EXAMPLES, shard=(shard, SHARDS))
+        operations = len(client.app.openapi()["paths"])  # type: ignore[attr-defined]
+        report = run(client, headers, examples=EXAMPLES)
     assert report.failures == []
     assert not [status for status in report.statuses if status >= 500]
-    assert report.operations >= operations // SHARDS >= 10
-    assert report.sent >= 2000 // SHARDS
+    assert report.operations >= operations >= 40
+    assert report.sent >= 2000
     # Every identity got through to something, and was refused something.
     assert {200, 401, 403, 404, 422} <= set(report.statuses)
 
