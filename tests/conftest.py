@@ -24,7 +24,10 @@ E2E = Path(__file__).resolve().parent / "e2e"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    tiers.guard_inner_loop()
+    # pytest-xdist's controller starts its workers as processes: only the processes that
+    # run tests (a worker, or pytest without -n) are guarded.
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        tiers.guard_inner_loop()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import _posixsubprocess
 import os
+import platform
 import subprocess
 from typing import NoReturn
 
@@ -36,6 +37,8 @@ def guard_inner_loop() -> None:
     """Under ``make check``, make starting a process fail with the mark to add."""
     if not inner_loop():
         return
+    # Asked once by pytest-xdist's worker as it reports in; the answer is cached.
+    platform.uname().processor  # noqa: B018
 
     def no_process(*_args: object, **_kwargs: object) -> NoReturn:
         refuse("starts a process", "processes")
