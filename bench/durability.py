@@ -21,7 +21,6 @@ simulated boards. Never fails.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import os
@@ -30,7 +29,6 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +45,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_round_events
 from relay.store.tournaments import list_games, list_rounds
 from tests.relay_serve import relay_serve
-from tests.stores import postgres_database
+from tests.stores import empty_store
 
 #: Seconds the hub runs between its start and its kill, drawn uniformly.
 UP_SECONDS = (0.3, 1.5)
@@ -215,15 +213,6 @@ def run(db_url: str, folder: Path, *, kills: int, boards: int, seed: int) -> Fig
     return figures
 
 
-@contextlib.contextmanager
-def database(kind: str, folder: Path) -> Iterator[str]:
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / 'durability.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
-
-
 def trial_options(parser: argparse.ArgumentParser) -> None:
     """The options the durability benches share: kills, seed, databases."""
     parser.add_argument("--kills", type=int, default=10, help="SIGKILLs per database")
@@ -239,7 +228,10 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=64, help="games entered at once")
     args = parser.parse_args()
     for kind in args.databases:
-        with tempfile.TemporaryDirectory() as name, database(kind, Path(name)) as url:
+        with (
+            tempfile.TemporaryDirectory() as name,
+            empty_store(kind, Path(name), "durability.db") as url,
+        ):
             figures = run(url, Path(name), kills=args.kills, boards=args.boards, seed=args.seed)
         rate = figures.acknowledged / figures.seconds_up if figures.seconds_up else 0.0
         print(

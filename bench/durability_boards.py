@@ -38,10 +38,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from bench.boardsim_process import BoardsimProcess
-from bench.durability import database, stored_moves, trial_options
+from bench.durability import stored_moves, trial_options
 from relay.demo.pgn_round import bundled_games, event_setup, load_pairings
 from relay.domain.formats.event_file import render_event_file
 from tests.relay_serve import relay_serve
+from tests.stores import empty_store
 
 #: Seconds the hub runs between its start and its kill, drawn uniformly.
 UP_SECONDS = (1.0, 4.0)
@@ -161,7 +162,10 @@ def main() -> None:
     parser.add_argument("--ply-seconds", type=float, default=0.5, help="each board's pace")
     args = parser.parse_args()
     for kind in args.databases:
-        with tempfile.TemporaryDirectory() as name, database(kind, Path(name)) as url:
+        with (
+            tempfile.TemporaryDirectory() as name,
+            empty_store(kind, Path(name), "durability.db") as url,
+        ):
             figures = run(
                 url, Path(name), kills=args.kills, boards=args.boards, pace=args.ply_seconds,
                 seed=args.seed,

@@ -103,6 +103,17 @@ def postgres_database(*, migrated: bool = False) -> Iterator[str]:
 
 
 @contextlib.contextmanager
+def empty_store(kind: str, folder: Path, name: str = "relay.db") -> Iterator[str]:
+    """The URL of an empty database with no schema: ``"sqlite"``, a new file ``name`` in
+    ``folder``; ``"postgresql"``, a throwaway database on the local server."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / name}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+@contextlib.contextmanager
 def store_engine(kind: str, folder: Path) -> Iterator[sqlalchemy.Engine]:
     """An opened store with the migrated schema: ``"sqlite"``, a file in ``folder``;
     ``"postgresql"``, a throwaway database on the local server."""

@@ -5,12 +5,9 @@ tests/stores.py.)"""
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -24,7 +21,7 @@ from relay.store.engine import open_store
 from relay.store.event_log import read_events
 from relay.store.schema import MIGRATIONS, current_revision, head_revision, upgrade
 from relay.store.tournaments import game_pairing, list_players
-from tests.stores import postgres_database
+from tests.stores import empty_store
 
 pytestmark = pytest.mark.both_stores
 
@@ -190,16 +187,6 @@ def earlier_revisions() -> list[str]:
     """Every revision before the head, oldest first."""
     oldest_first = reversed(list(ScriptDirectory(str(MIGRATIONS)).walk_revisions()))
     return [revision.revision for revision in oldest_first][:-1]
-
-
-@contextlib.contextmanager
-def empty_store(kind: str, folder: Path) -> Iterator[str]:
-    """The URL of an empty database: a new SQLite file, or a new PostgreSQL database."""
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / 'old.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
 
 
 def value_for(column: sa.Column[object], row: int) -> object:
