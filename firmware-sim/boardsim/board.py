@@ -172,6 +172,9 @@ class VirtualBoard:
         self._eeprom_busy_until = now
         self._next_tick: float | None = None
         self._last_time_data: bytes | None = None
+        #: The last BWTIME data computed: the clock's shown state, from and until when they
+        #: hold, and the bytes (see :meth:`time_data`).
+        self._time_memo: tuple[tuple[object, ...], float, float, bytes] | None = None
         self._shape: Tag | None = None
         self._power_up(now)
 
@@ -334,10 +337,25 @@ class VirtualBoard:
         return max(0.0, self._eeprom_busy_until - now)
 
     def time_data(self, now: float) -> bytes:
-        """The 7 BWTIME data bytes for the clock's state now."""
-        if self.clock is None or not self.clock.connected:
+        """The 7 BWTIME data bytes for the clock's state now.
+
+        In UPDATE_NICE the board compares these bytes on every step of time, so they are
+        worked out again only when the clock's state changed or its shown seconds may have
+        (a millisecond before :meth:`Dgt3000.next_display_change`, to stay clear of rounding):
+        reading the clock on every step was half the CPU of a simulated game.
+        """
+        clock = self.clock
+        if clock is None or not clock.connected:
             return time_data(None)
-        return time_data(self.clock.reading(now))
+        state = clock.shown_state()
+        memo = self._time_memo
+        if memo is not None and memo[0] == state and memo[1] <= now < memo[2]:
+            return memo[3]
+        data = time_data(clock.reading(now))
+        change = clock.next_display_change(now)
+        until = math.inf if change is None else change - 0.001
+        self._time_memo = (state, now, until, data)
+        return data
 
     def enter_line_mode(self, line_mode: LineMode) -> None:
         self.line_mode = line_mode

@@ -26,7 +26,8 @@ set up the clocks; ``--clock-side`` says where White's time is (``left``, the de
 older name); ``--report-moves`` and ``--report-clock`` add JSON lines about the moves
 and about what the clocks did with the host's SETNRUN commands (and their flags);
 ``--wait-for-clock`` makes each player wait for the host to start the clock with a SETNRUN
-(the arbiter's central start) before White's first move.
+(the arbiter's central start) before White's first move; ``--black-starts`` has Black start
+White's time first all the same, as players do while they wait for the arbiter.
 """
 
 from __future__ import annotations
@@ -119,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="players wait for the host to start the clock (SETNRUN) before White's first move",
     )
+    serve_.add_argument(
+        "--black-starts",
+        action="store_true",
+        help="with --wait-for-clock: Black presses to start White's time before that wait",
+    )
     return parser
 
 
@@ -143,6 +149,10 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         raise ValueError("--tcp needs a port number")
     if args.wait_for_clock and args.no_clock:
         raise ValueError("--wait-for-clock needs a clock: drop --no-clock")
+    if args.black_starts and not args.wait_for_clock:
+        raise ValueError(
+            "--black-starts goes with --wait-for-clock (without it Black always starts the clock)"
+        )
     pace = named_pace(args.pace)
     if args.ply_seconds is not None:
         pace = replace(pace, ply_seconds=args.ply_seconds)
@@ -163,6 +173,7 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         report_moves=args.report_moves,
         report_clock=args.report_clock,
         wait_for_clock=args.wait_for_clock,
+        black_starts=args.black_starts,
     )
 
 

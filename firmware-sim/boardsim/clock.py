@@ -350,6 +350,21 @@ class Dgt3000:
             flag_shown=side in self._flag_shown,
         )
 
+    def shown_state(self) -> tuple[object, ...]:
+        """Everything the reading depends on but the time: while it stays equal, the reading
+        changes only at :meth:`next_display_change`."""
+        return (
+            self._running,
+            self._move_start,
+            self._remaining[Side.LEFT],
+            self._remaining[Side.RIGHT],
+            frozenset(self._flag_fallen),
+            frozenset(self._flag_shown),
+            self._lever_high,
+            self.battery_low,
+            self.time_control,
+        )
+
     def reading(self, now: float | None = None) -> ClockReading:
         now = self._time(now)
         return ClockReading(

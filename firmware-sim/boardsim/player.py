@@ -81,6 +81,7 @@ async def play_game(
     white_side: Side = Side.LEFT,
     press_clock: bool = True,
     wait_for_clock: bool = False,
+    black_starts: bool = False,
     rotated_board: bool | None = None,
     on_step: Callable[[Step, float], None] | None = None,
 ) -> None:
@@ -88,8 +89,10 @@ async def play_game(
 
     With ``wait_for_clock`` the board must have a clock: nobody presses it to begin, and
     White's first move (its thinking time included) waits until a SETNRUN from the host has
-    started it; the set-up before that is done at once. ``on_step`` hears of every step once
-    its bytes are on the line, with the wall time.
+    started it; the set-up before that is done at once. ``black_starts`` has Black press to
+    start White's time all the same, as players do before the arbiter's start (a press is
+    not the SETNRUN White waits for). ``on_step`` hears of every step once its bytes are on
+    the line, with the wall time.
     """
     start: ClockStart | None = None
     if wait_for_clock:
@@ -110,7 +113,7 @@ async def play_game(
             result=result,
             white_side=white_side,
             press_clock=press_clock,
-            start_clock=not wait_for_clock,
+            start_clock=black_starts or not wait_for_clock,
             rotated_board=rotated_board,
         )
         for step in steps:

@@ -31,7 +31,9 @@ fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout
   line.
 
 With ``--wait-for-clock`` a board's player makes White's first move only once the host has
-started the clock with a SETNRUN (:class:`boardsim.player.ClockStart`).
+started the clock with a SETNRUN (:class:`boardsim.player.ClockStart`); with
+``--black-starts`` too, Black first presses to start White's time, as players do before the
+arbiter's central start.
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ class ServeOptions:
     report_clock: bool = False
     #: Players wait for the host to start the clock before White's first move.
     wait_for_clock: bool = False
+    #: Black presses to start White's time before that wait (with ``wait_for_clock``).
+    black_starts: bool = False
 
 
 def clock_record(number: int, report: ClockReport, at: float) -> dict[str, object]:
@@ -226,6 +230,7 @@ async def serve(
             white_side=options.clock_side.white_side(number),
             press_clock=options.time_control is not None,
             wait_for_clock=options.wait_for_clock,
+            black_starts=options.black_starts,
             on_step=note if options.report_moves else None,
         )
         for ply, at in sorted(touched.items()):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from boardsim.board import VirtualBoard
-from boardsim.clock import Button, Dgt3000, Side, TimeControl
+from boardsim.bwtime import time_data
+from boardsim.clock import Bonus, Button, Dgt3000, Side, TimeControl
 
 SEND_RESET = 0x40
 SEND_CLK = 0x41
@@ -247,3 +250,56 @@ def test_a_clock_stopped_at_the_end_of_a_game_reports_itself_stopped() -> None:
     assert board.data_to_send() == b""  # stopped: no second changes any more
     assert board.clock is not None
     assert board.clock.remaining_ms(Side.LEFT) == (5400 - 5.5) * 1000
+
+
+ACTIONS = ("press-left", "press-right", "stop", "reset", "setnrun", "battery", "unplug", "plug")
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.integers(0, 3).map(float), st.floats(0, 3), st.just(0.0005)),
+            st.sampled_from(ACTIONS),
+            st.floats(0, 1),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(
+        [
+            TimeControl(5, 2),
+            TimeControl(4, 1, Bonus.DELAY),
+            TimeControl(6, 2, Bonus.BRONSTEIN),
+            TimeControl(3, 0, stop_at_flag=False),
+        ]
+    ),
+)
+def test_the_time_the_board_remembers_is_the_time_the_clock_shows(actions, control) -> None:
+    clock = Dgt3000(control, ack_delay=(0.0, 0.0))
+    board = VirtualBoard(clock=clock, now=0.0)
+    board.receive_data(bytes((SEND_UPDATE_NICE,)), now=0.0)
+    now = 0.0
+    for gap, action, within in actions:
+        now += gap
+        if action.startswith("press"):
+            board.press_lever(Side.LEFT if action == "press-left" else Side.RIGHT, now)
+        elif action == "stop":
+            board.stop_clock(now)
+        elif action == "reset":
+            clock.reset(now)
+        elif action == "setnrun":
+            board.receive_data(clock_message(0x0A, bytes((0, 0, 4, 0, 0, 3, 0x09))), now)
+        elif action == "battery":
+            board.set_battery_low(not clock.battery_low)
+        else:
+            clock.set_connected(action == "plug", now)
+        board.advance(now)
+        # The memo against the clock read afresh: at the step, between steps, and on
+        # either side of the moment the shown seconds change (half a millisecond before
+        # what next_display_change gives).
+        change = clock.next_display_change(now)
+        probes = [now, now + within * gap]
+        if change is not None:
+            probes += [change - 0.0006, change - 0.0004, change]
+        for at in probes:
+            fresh = time_data(clock.reading(at) if clock.connected else None)
+            assert board.time_data(at) == fresh, (action, at)

@@ -156,6 +156,8 @@ def test_clock_reports_and_the_central_start_are_asked_for_by_flag() -> None:
 
     assert (chosen.report_clock, chosen.wait_for_clock) == (True, True)
     assert not chosen.report_moves
+    assert not chosen.black_starts
+    assert options("--wait-for-clock", "--black-starts").black_starts
 
 
 def test_games_and_pgn_are_the_same_option(two_games: Path) -> None:
@@ -237,6 +239,7 @@ def test_unknown_paces_and_clock_sides_are_usage_errors(
         ["--tcp", "70000"],
         ["--speed", "0"],
         ["--wait-for-clock", "--no-clock"],
+        ["--black-starts"],
     ],
 )
 def test_bad_option_values_return_2(

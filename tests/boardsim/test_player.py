@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import anyio
+import anyio.lowlevel
 import chess
 import pytest
 import serial
@@ -15,6 +16,7 @@ from boardsim.chain import BusChain
 from boardsim.clock import ClockCommand, Dgt3000, Side, TimeControl
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
+from boardsim.performance import PressLever, Step
 from boardsim.pieces import position_of
 from boardsim.player import ClockStart, play_game
 from boardsim.pty_link import PtyLink
@@ -134,6 +136,51 @@ async def test_waiting_for_the_clock_needs_a_clock() -> None:
         with pytest.raises(ValueError, match="clock"):
             await play_game(link, [], FAST, random.Random(1), wait_for_clock=True)
     finally:
+        await link.aclose()
+
+
+@pytest.mark.anyio
+async def test_black_may_start_the_clock_and_white_still_waits_for_the_host() -> None:
+    moves, expected = scholars_mate()
+    clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.0, 0.0))
+    link = await TcpLink.open(VirtualBoard(clock=clock))
+    port = serial.serial_for_url(link.url, timeout=5)
+    instant = Pace(ply_seconds=0.0, touch_seconds=0.0)
+    started = anyio.Event()
+
+    def heard(step: Step, at: float) -> None:
+        if isinstance(step.action, PressLever) and not step.ply:
+            started.set()
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(
+                lambda: play_game(
+                    link,
+                    moves,
+                    instant,
+                    random.Random(3),
+                    wait_for_clock=True,
+                    black_starts=True,
+                    on_step=heard,
+                )
+            )
+            port.write(bytes((0x4B,)))  # update mode: the player sits down
+            with anyio.fail_after(DEADLINE):
+                await started.wait()
+            # Black's press started White's time; White, thinking for no time at all, would
+            # have moved within a few turns of the loop if it did not wait for the host.
+            for _ in range(50):
+                await anyio.lowlevel.checkpoint()
+            assert clock.running is Side.LEFT
+            assert tuple(link.board.squares) == position_of(chess.Board())
+            assert len(clock.listeners) == 1  # White listens for the central start
+
+            clock.handle(ClockCommand.SETNRUN, setnrun(0x01 | 0x08), link.board.now)
+        assert tuple(link.board.squares) == expected
+        assert clock.listeners == []
+    finally:
+        port.close()
         await link.aclose()
 
 

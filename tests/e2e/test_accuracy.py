@@ -5,14 +5,12 @@ The corpus of issue 4: every real game of ``tests/data/real-games.pgn`` plus 500
 games steered to castle both ways, capture en passant, promote to every piece and shuffle
 into repetitions. Three runs of it, by what each can show (docs/testing.md):
 
-- **The whole corpus in fake time** (``make gate``): boardsim's hands, the real DGT driver
-  core and the tracker on one fake clock (:mod:`bench.fake_time`), White's time on the left
-  for half the games of each shard and on the right for the other half. The outcome depends
-  only on the games and the seed, never on how busy the machine is; split in shards so that
-  several processes can share it. It takes about 6 CPU minutes (a simulated DGT 3000 clock
-  reporting its time on every change is most of it), too long for ``make test``, which
-  plays the real games and eight generated ones at the fast paces in fake time
-  (``test_fast_paces.py``) and random games in ``test_noise_model.py``.
+- **The whole corpus in fake time** (``make test``, about 90 CPU seconds): boardsim's
+  hands, the real DGT driver core and the tracker on one fake clock
+  (:mod:`bench.fake_time`), White's time on the left for half the games of each shard and
+  on the right for the other half. The outcome depends only on the games and the seed,
+  never on how busy the machine is; in shards, so that a failure names a part of the
+  corpus and the run shows its progress.
 - **Every named pace in real time** (``make gate``, about 4 minutes): a few games at the
   hall, blitz, scramble and lightning paces on boards served over real pseudo-terminals,
   read by the real driver and the hub's board feed (which finds the clock's sides from the
@@ -86,7 +84,6 @@ def assert_every_game_exact(reports: Sequence[GameReport], text: str) -> None:
     assert [r.game.name for r in gestures if r.proposals != [r.gesture]] == [], text
 
 
-@pytest.mark.gate
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
     games = corpus()

@@ -36,9 +36,12 @@ PLIES = 8
 START_SECONDS = 5400
 INCREMENT = 30
 WHITE_SET_TO = 3000
-#: White thinks 4 to 12 s before each move: time for the central start to come first.
+#: Black starts White's time, as players do; White's first move waits for the arbiter's
+#: central start (``--wait-for-clock``); 1.5 to 4.5 s of thought a move leaves the time
+#: change that follows the start room to land between two presses.
 OPTIONS = ["--clock-side", "mixed", "--report-clock", "--report-moves"]
-OPTIONS += ["--ply-seconds", "8", "--touch-seconds", "0.05", "--seed", "17"]
+OPTIONS += ["--wait-for-clock", "--black-starts"]
+OPTIONS += ["--ply-seconds", "3", "--touch-seconds", "0.05", "--seed", "17"]
 #: Between a move's last touch and its press (boardsim: at most 1.5 touch pauses).
 PRESS_AFTER = 0.05
 
@@ -182,7 +185,7 @@ def test_clocks_placed_both_ways_are_read_started_and_changed_by_their_sides(tmp
         }
     assert final == WHITE_ON
     for board, side in WHITE_ON.items():
-        # The start came before the first move (White's thinking leaves time for it).
+        # The start came before the first move (White waited for it).
         assert sets[board][0]["at"] < moved[board][1]
         expected = expected_clocks(sets[board], moved[board], side)
         clocks = recorded[board]
