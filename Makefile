@@ -18,13 +18,14 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-dev system-deps lint typecheck
 	mkdir -p $(ARTIFACTS)
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/pytest -n $(WORKERS) --dist loadfile \
-		-m "not gate" --durations=20 \
+		--no-loadscope-reorder -m "not gate" --durations=20 \
 		--cov --cov-report=term --cov-report=xml:$(ARTIFACTS)/coverage.xml
 
 # The inner loop, between commits: lint, types, and every test that needs no process of its
 # own, no browser and no server (tests/tiers.py fails a test that reaches for one).
 check: $(VENV)/.installed-dev lint typecheck
-	RELAY_TEST_TIER=check $(BIN)/pytest -n 2 -m "$(INNER_LOOP)" -q
+	RELAY_TEST_TIER=check $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder \
+		-m "$(INNER_LOOP)" -q
 
 # The whole accuracy corpus, in fake time and over pseudo-terminals in real time.
 gate: $(VENV)/.installed-dev

@@ -70,7 +70,7 @@ from boardsim.pieces import ROTATED_START_POSITION, START_POSITION
 from boardsim.pty_link import PtyLink
 from boardsim.scanner import ScanTiming
 from drivers.dgt.transport import DgtSerialConnection
-from drivers.events import BoardEvent, FieldChange, PositionSnapshot
+from drivers.events import BoardEvent, ClockReading, FieldChange, PositionSnapshot
 from relay.domain.game.events import GameEvent
 from relay.domain.game.placement import START, read_squares
 from relay.domain.game.tracker import PositionTracker
@@ -134,6 +134,8 @@ class _Table:
         self.record: list[tuple[float, int]] = []
         self.shown = START
         self.last_change = 0.0
+        #: Whether the host has read the clock stopped at the end of the game.
+        self.stop_read = True
         self.changed = asyncio.Event()
 
     async def run(
@@ -167,6 +169,8 @@ class _Table:
                 self.shown = read_squares(event.position)[0]
                 self.last_change = loop.time()
                 self.changes.append(self.last_change)
+            elif isinstance(event, ClockReading) and not event.running:
+                self.stop_read = True
             self.changed.set()
 
     def _collect(self, events: Sequence[GameEvent]) -> None:
@@ -215,14 +219,24 @@ class _Table:
             if step.habit:
                 report.habits[step.habit] += 1
         # The game is over: the clock is stopped, so no flag falls while the end is watched.
+        # The end is judged once the host has read that stop (a busy host reads the last
+        # ply, its press and the stop in one late batch: the board's quiet since the last
+        # change read is no sign that nothing is left to read) and then seen a still board.
+        # A clock that no longer runs (a flag fell) has no stop to report.
+        self.stop_read = self.clock.running is None
         self.board.stop_clock(loop.time())
         self.link.flush()
+        stopped = loop.time()
         if any(step.habit.startswith("result") for step in steps):
             report.gesture = game.result
         quiet = max(self.settling.windows(time_trouble=False)[2], STILL_SECONDS / self.speed)
         tracker = self.feed.tracker
         await self._until(
-            lambda: tracker.deadline is None and loop.time() - self.last_change > quiet * 1.5
+            lambda: (
+                self.stop_read
+                and tracker.deadline is None
+                and loop.time() - max(self.last_change, stopped) > quiet * 1.5
+            )
         )
         report.decided = [move.uci() for move in tracker.board.move_stack]
         report.events = list(self.events)

@@ -43,6 +43,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("engine") == "postgresql":
             item.add_marker(pytest.mark.services)
+    items[:] = longest_first(items)
+
+
+#: The marks of files whose tests wait on real time, processes and browsers: they run first.
+SLOW_MARKS = ("e2e", "browser", "processes", "gate")
+
+
+def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The files whose tests take longest first, each file's tests in their order.
+
+    ``make test`` hands each file to one worker in this order (``--dist loadfile
+    --no-loadscope-reorder``): files that play games in real time or start processes go
+    first, so that the many short files fill the workers' last minutes instead of one long
+    file running alone at the end (xdist's own order, by number of tests, did that).
+    """
+    slow: set[Path] = {
+        item.path for item in items if any(item.get_closest_marker(m) for m in SLOW_MARKS)
+    }
+    return sorted(items, key=lambda item: item.path not in slow)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
