@@ -13,8 +13,8 @@ INNER_LOOP := not (e2e or browser or processes or services or gate)
 demo: $(VENV)/.installed
 	$(BIN)/relay demo
 
-# The whole suite but the accuracy corpus of make gate, on WORKERS processes; what .ci/run
-# calls.
+# The whole suite but make gate's real-time corpus, on WORKERS processes, the files that wait
+# on real time first (tests/conftest.py); what .ci/run calls.
 test: $(VENV)/.installed-dev system-deps lint typecheck
 	mkdir -p $(ARTIFACTS)
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(BIN)/pytest -n $(WORKERS) --dist loadfile \
@@ -27,7 +27,8 @@ check: $(VENV)/.installed-dev lint typecheck
 	RELAY_TEST_TIER=check $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder \
 		-m "$(INNER_LOOP)" -q
 
-# The whole accuracy corpus, in fake time and over pseudo-terminals in real time.
+# The whole accuracy corpus over pseudo-terminals in real time, and eight games at every pace
+# (make test plays the corpus in fake time and four games a pace in real time).
 gate: $(VENV)/.installed-dev
 	$(BIN)/pytest -m gate --durations=0
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from tests import hypothesis_profiles, tiers
+from tests import coverage_workers, hypothesis_profiles, tiers
 from tests.stores import store_engine
 
 hypothesis_profiles.load()
@@ -28,6 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # run tests (a worker, or pytest without -n) are guarded.
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         tiers.guard_inner_loop()
+    coverage_workers.stop_the_unread_tracer(config)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

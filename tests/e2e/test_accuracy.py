@@ -85,8 +85,8 @@ def assert_every_game_exact(reports: Sequence[GameReport], text: str) -> None:
     assert [r.game.name for r in gestures if r.proposals != [r.gesture]] == [], text
 
 
-#: Not measured for coverage: the corpus runs the code the fast paces, the noise model and
-#: the unit tests cover, and under coverage's tracer it takes four times as long (325 s).
+#: Not traced for coverage: the corpus runs the code the fast paces, the noise model and the
+#: unit tests cover, and under coverage's tracer it takes four times as long.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
