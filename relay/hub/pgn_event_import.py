@@ -112,8 +112,8 @@ def import_event_pgn(
 
     Raises :class:`PgnImportError` for tags that cannot be read (a round that is not a
     number, no name for the event; all of them at once, in file order),
-    :class:`ConflictError` for a contradiction (the name is taken, a board or a player twice
-    in a round, two FIDE ids for one name); all are found before anything is written. Rounds
+    :class:`ConflictError` for a contradiction (the name is taken, a player twice in a
+    round, two FIDE ids for one name); all are found before anything is written. Rounds
     are stored unpublished unless ``publish``.
     """
     when = time.time() if at is None else at

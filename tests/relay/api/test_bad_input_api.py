@@ -305,10 +305,14 @@ def test_self_contradictory_files_are_refused_and_store_nothing(client, admin):
     answer = post_file(client, admin, "/api/tournaments.trf", broken.encode())
     assert answer.status_code in (409, 422)
     assert_refused(answer, "TRF")
-    same_board = PGN + PGN.replace("Moss, Mary", "Kay, Ann").replace("Lee, Hugo", "Roe, Tom")
-    answer = post_file(client, admin, "/api/tournaments.pgn", same_board.encode())
-    assert answer.status_code in (409, 422)
-    assert_refused(answer, "PGN")
+    # Mary Moss twice in round 1, in an event of a name of its own (a taken name would be
+    # refused as such, whatever the games).
+    twice_in_a_round = (PGN + PGN.replace("Lee, Hugo", "Kay, Ann")).replace(
+        "Bad Input Open", "Bad Input Rapid"
+    )
+    answer = post_file(client, admin, "/api/tournaments.pgn", twice_in_a_round.encode())
+    assert answer.status_code == 409
+    assert "round 1: Moss, Mary plays twice" in assert_refused(answer, "PGN")["detail"]
     assert stored(client) == before
 
 
