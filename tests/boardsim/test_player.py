@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import anyio
@@ -139,12 +141,22 @@ async def test_waiting_for_the_clock_needs_a_clock() -> None:
         await link.aclose()
 
 
-@pytest.mark.anyio
-async def test_black_may_start_the_clock_and_white_still_waits_for_the_host() -> None:
-    moves, expected = scholars_mate()
+@contextlib.asynccontextmanager
+async def clocked_board() -> AsyncIterator[tuple[Dgt3000, TcpLink, serial.SerialBase]]:
+    """A board with a DGT 3000 (acks at once) on TCP, and the host's port to it."""
     clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.0, 0.0))
     link = await TcpLink.open(VirtualBoard(clock=clock))
     port = serial.serial_for_url(link.url, timeout=5)
+    try:
+        yield clock, link, port
+    finally:
+        port.close()
+        await link.aclose()
+
+
+@pytest.mark.anyio
+async def test_black_may_start_the_clock_and_white_still_waits_for_the_host() -> None:
+    moves, expected = scholars_mate()
     instant = Pace(ply_seconds=0.0, touch_seconds=0.0)
     started = anyio.Event()
 
@@ -152,7 +164,7 @@ async def test_black_may_start_the_clock_and_white_still_waits_for_the_host() ->
         if isinstance(step.action, PressLever) and not step.ply:
             started.set()
 
-    try:
+    async with clocked_board() as (clock, link, port):
         async with anyio.create_task_group() as group:
             group.start_soon(
                 lambda: play_game(
@@ -179,18 +191,12 @@ async def test_black_may_start_the_clock_and_white_still_waits_for_the_host() ->
             clock.handle(ClockCommand.SETNRUN, setnrun(0x01 | 0x08), link.board.now)
         assert tuple(link.board.squares) == expected
         assert clock.listeners == []
-    finally:
-        port.close()
-        await link.aclose()
 
 
 @pytest.mark.anyio
 async def test_a_game_started_by_the_host_before_the_player_sat_down_is_played() -> None:
     moves, expected = scholars_mate()
-    clock = Dgt3000(TimeControl(300, 0), ack_delay=(0.0, 0.0))
-    link = await TcpLink.open(VirtualBoard(clock=clock))
-    port = serial.serial_for_url(link.url, timeout=5)
-    try:
+    async with clocked_board() as (clock, link, port):
         # Update mode, the central start (left runs, toggle on lever), then a dump to know
         # the board has taken all of it.
         port.write(bytes((0x4B, 0x2B, 0x0A, 0x03, 0x0A, *setnrun(0x09), 0x00, 0x42)))
@@ -208,6 +214,3 @@ async def test_a_game_started_by_the_host_before_the_player_sat_down_is_played()
         # Nobody pressed to begin: White's press handed over to Black, and so on; after
         # White's mating move the right side (Black) runs.
         assert clock.running is Side.RIGHT
-    finally:
-        port.close()
-        await link.aclose()
