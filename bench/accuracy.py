@@ -57,6 +57,7 @@ from bench.accuracy_report import (
     GameReport,
     SourceGame,
     generated_games,
+    press_reading,
     real_games,
     summary,
 )
@@ -213,6 +214,7 @@ class _Table:
         for number, step in enumerate(steps):
             await asyncio.sleep(step.delay)
             apply_step(self.board, step, loop.time())
+            press_reading(report, self.board, step, loop.time())
             self.link.flush()
             if step.ply and last_touch[step.ply] == number:
                 report.hands.append((loop.time(), step.ply))

@@ -20,8 +20,10 @@ from pathlib import Path
 import chess
 import chess.pgn
 
+from boardsim.board import VirtualBoard
 from boardsim.clock import Side
 from boardsim.generated import steered_game
+from boardsim.performance import PressLever, Step
 from boardsim.scanner import ScanTiming
 from relay.domain.game.events import (
     ArbiterAlert,
@@ -33,7 +35,9 @@ from relay.domain.game.events import (
     MoveMade,
     ResultProposed,
     TakenBack,
+    is_logged,
 )
+from relay.domain.game.record import GameRecord
 from relay.domain.game.settling import Settling
 
 #: The real games of the test data (tests/data/README.md), in this repository.
@@ -46,6 +50,9 @@ HALL_SETTLING = Settling(settle_seconds=0.25, link_seconds=0.25)
 STILL_SECONDS = 2.0
 #: A record this many plies short of the game the board showed at the end is frozen.
 FROZEN_PLIES = 3
+#: A move's ``%clk`` is its mover's own time if it is within this of the clock's reading
+#: at the mover's press (seconds of the clock).
+CLOCK_TOLERANCE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +78,8 @@ class GameReport:
     changes: list[float] = field(default_factory=list)
     record: list[tuple[float, int]] = field(default_factory=list)
     end: float = 0.0
+    #: Per ply, the mover's time as their clock showed it right after their press.
+    presses: dict[int, float] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:
@@ -102,6 +111,32 @@ class GameReport:
     @property
     def recovered(self) -> int:
         return sum(isinstance(e, MoveMade) and e.recovered for e in self.events)
+
+    def clock_marks(self) -> Counter[str]:
+        """Each move the record got right, by the ``%clk`` it ends with (all the game's
+        events folded, as every output folds them): ``own`` (the mover's time at their
+        press, within :data:`CLOCK_TOLERANCE`), ``other`` (another time: the opponent's, an
+        earlier reading), ``none`` (a press, but no time); and moves without a press of
+        their own: ``unpressed-none`` as it should be, ``unpressed-timed`` if not."""
+        record = GameRecord.from_events(event for event in self.events if is_logged(event))
+        timings = record.clock.timings
+        source = [move.uci() for move in self.game.moves]
+        marks: Counter[str] = Counter()
+        for index, move in enumerate(record.moves):
+            if index >= len(source) or move.uci != source[index]:
+                break
+            timing = timings[index] if index < len(timings) else None
+            clock = timing.clock if timing is not None else move.clock
+            pressed = self.presses.get(index + 1)
+            if pressed is None:
+                marks["unpressed-none" if clock is None else "unpressed-timed"] += 1
+            elif clock is None:
+                marks["none"] += 1
+            elif abs(clock - pressed) <= CLOCK_TOLERANCE:
+                marks["own"] += 1
+            else:
+                marks["other"] += 1
+        return marks
 
     @property
     def ended_by_law(self) -> bool:
@@ -182,6 +217,7 @@ def summary(reports: Sequence[GameReport]) -> str:
     gestures = [r for r in reports if r.gesture and not r.ended_by_law]
     lines = [
         *lag_table(reports),
+        *clock_table(reports),
         f"games: {len(reports)}, plies: {sum(len(r.game.moves) for r in reports)}",
         f"reconstructed exactly: {exact}/{len(reports)}",
         f"frozen games: {sum(r.frozen for r in reports)}",
@@ -221,6 +257,40 @@ def lag_table(reports: Sequence[GameReport]) -> list[str]:
         stayed = f"{longest:.1f} s{'+' if unresolved else ''}"
         frozen = sum(r.frozen for r in group)
         rows.append(f"{pace:<10} {side:<6} {exact:>9} {frozen:>6} {most:>6} {stayed:>9}")
+    return rows
+
+
+def press_reading(report: GameReport, board: VirtualBoard, step: Step, now: float) -> None:
+    """After a step of the hands: if it was a move's press, the mover's time the clock shows
+    now (increment included, where the clock adds it at the press) is that move's truth."""
+    clock = board.clock
+    if step.ply and isinstance(step.action, PressLever) and clock is not None:
+        if step.ply not in report.presses:
+            shown = clock.side_reading(step.action.side, now).total_seconds
+            report.presses[step.ply] = float(shown)
+
+
+def clock_table(reports: Sequence[GameReport]) -> list[str]:
+    """One row per pace and clock side (White's): of the moves decided right that had a
+    press, how many carry their mover's own time at it (within 1 s), another time, or none;
+    of those without a press, how many carry a time all the same (there should be none)."""
+    rows = [
+        f"{'pace':<10} {'White':<6} {'%clk own':>9} {'other':>6} {'none':>6} "
+        f"{'no press':>9} {'timed':>6}",
+    ]
+    groups: dict[tuple[str, str], Counter[str]] = {}
+    for report in reports:
+        groups.setdefault((report.pace, report.white_side.value), Counter()).update(
+            report.clock_marks()
+        )
+    for (pace, side), marks in sorted(groups.items()):
+        pressed = marks["own"] + marks["other"] + marks["none"]
+        unpressed = marks["unpressed-none"] + marks["unpressed-timed"]
+        own = f"{marks['own']}/{pressed}"
+        rows.append(
+            f"{pace:<10} {side:<6} {own:>9} {marks['other']:>6} {marks['none']:>6} "
+            f"{unpressed:>9} {marks['unpressed-timed']:>6}"
+        )
     return rows
 
 

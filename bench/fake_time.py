@@ -27,6 +27,7 @@ from bench.accuracy_report import (
     STILL_SECONDS,
     GameReport,
     SourceGame,
+    press_reading,
 )
 from boardsim.board import BoardTiming, VirtualBoard
 from boardsim.clock import Dgt3000, Side, TimeControl
@@ -163,6 +164,7 @@ def play_game(
     for number, step in enumerate(steps):
         table.run_until(table.now + step.delay)
         apply_step(table.board, step, table.now)
+        press_reading(report, table.board, step, table.now)
         table.exchange()
         if step.ply and last_touch[step.ply] == number:
             report.hands.append((table.now, step.ply))

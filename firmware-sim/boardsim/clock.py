@@ -14,7 +14,9 @@ What the clock does, as this simulator models it:
 * :class:`TimeControl` gives the starting times and the bonus the clock applies itself:
   Fischer (added on each press of the side that was running; the first press that starts the
   game adds nothing), Bronstein (time used is given back, up to the bonus) or a simple delay
-  (the time only starts counting ``bonus`` seconds into each move).
+  (the time only starts counting ``bonus`` seconds into each move); and, for a two-period
+  control such as 90 minutes for 40 moves then 30 more minutes, the time added to a side at
+  the press that ends its ``moves``-th move.
 * a side whose time runs out shows its flag; with ``stop_at_flag`` the clock also stops and
   blocks at zero (hours-byte bits 4 and 6), otherwise only the flag shows (bit 6).
 * mode 23 is the state in which the board may drive the clock: SETNRUN is accepted only
@@ -166,32 +168,46 @@ class Refusal(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    """Starting time and the per-move bonus the clock applies by itself."""
+    """Starting time and the per-move bonus the clock applies by itself; for two periods,
+    the time added to a side at the press that ends its ``moves``-th move."""
 
     base_seconds: int = 90 * 60
     bonus_seconds: int = 30
     bonus: Bonus = Bonus.FISCHER
     stop_at_flag: bool = True
+    moves: int = 0
+    added_seconds: int = 0
 
     def __post_init__(self) -> None:
         if not 0 < self.base_seconds <= MAX_SECONDS:
             raise ValueError(f"a clock shows at most 9:59:59, not {self.base_seconds} s")
         if not 0 <= self.bonus_seconds <= 3600:
             raise ValueError(f"bonus of {self.bonus_seconds} s")
+        if self.moves < 0 or not 0 <= self.added_seconds <= MAX_SECONDS:
+            raise ValueError(f"{self.added_seconds} s added after {self.moves} moves")
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """``"90+30"`` (minutes + Fischer seconds), ``"5d3"`` (delay), ``"5b3"``
-        (Bronstein) or ``"60"`` (no bonus)."""
-        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:([+db])\s*(\d+))?\s*", text)
+        (Bronstein), ``"60"`` (no bonus), or two periods: ``"90/40:30+30"`` (90 minutes
+        for 40 moves, then 30 minutes more, 30 s a move throughout)."""
+        found = re.fullmatch(
+            r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+)\s*:\s*(\d+(?:\.\d+)?))?\s*"
+            r"(?:([+db])\s*(\d+))?\s*",
+            text,
+        )
         if found is None:
-            raise ValueError(f"time control {text!r}: expected e.g. 90+30, 5d3, 5b3 or 60")
-        minutes, kind, bonus = found.groups()
+            raise ValueError(
+                f"time control {text!r}: expected e.g. 90+30, 5d3, 5b3, 60 or 90/40:30+30"
+            )
+        minutes, moves, added, kind, bonus = found.groups()
         kinds = {"+": Bonus.FISCHER, "d": Bonus.DELAY, "b": Bonus.BRONSTEIN}
         return cls(
             base_seconds=round(float(minutes) * 60),
             bonus_seconds=int(bonus) if bonus else 0,
             bonus=kinds[kind] if kind else Bonus.FISCHER,
+            moves=int(moves) if moves else 0,
+            added_seconds=round(float(added) * 60) if added else 0,
         )
 
 
@@ -322,6 +338,8 @@ class Dgt3000:
         self._lever_high = Side.RIGHT
         self._flag_fallen: set[Side] = set()
         self._flag_shown: set[Side] = set()
+        #: Moves each side has completed with a press (for a second period's time).
+        self._moves = {Side.LEFT: 0, Side.RIGHT: 0}
         self._acks: list[tuple[float, int, Ack]] = []
         self._ack_seq = 0
 
@@ -514,6 +532,7 @@ class Dgt3000:
         self._lever_high = Side.RIGHT
         self._flag_fallen.clear()
         self._flag_shown.clear()
+        self._moves = {Side.LEFT: 0, Side.RIGHT: 0}
         self._now = now
 
     def cancel_acks(self) -> None:
@@ -562,6 +581,9 @@ class Dgt3000:
                 remaining += control.bonus_seconds * 1000
             elif control.bonus is Bonus.BRONSTEIN:
                 remaining += min(used, control.bonus_seconds * 1000)
+            self._moves[side] += 1
+            if self._moves[side] == control.moves:
+                remaining += control.added_seconds * 1000
         self._remaining[side] = min(remaining, MAX_SECONDS * 1000)
         self._running = None
 

@@ -15,7 +15,10 @@ Every habit a human shows at a DGT board, and that a host must survive, has a kn
   empty square with probability ``knock_lands_nearby``, and is put back after the move;
 * ``result_gesture`` (per game): a result is shown at the end, with the marker pieces
   (13/14/15) with probability ``result_markers``, otherwise with both kings on the centre;
-* ``rotated`` (per game): the board was set up the wrong way round.
+* ``rotated`` (per game): the board was set up the wrong way round;
+* ``human_presses``: the clock is pressed as the pace's players press it
+  (:mod:`boardsim.presses`: a look first, the move written down, a press forgotten, a press
+  before the piece has landed) rather than one pause between touches after the last touch.
 
 :meth:`NoiseModel.clean` is what the existing demo path plays: only the capture order
 varies, which every host must handle and which leaves no intermediate position that could be
@@ -43,6 +46,7 @@ class NoiseModel:
     result_gesture: float = 0.0
     result_markers: float = 0.5
     rotated: float = 0.0
+    human_presses: float = 0.0
 
     def __post_init__(self) -> None:
         for knob in fields(self):
@@ -64,6 +68,7 @@ class NoiseModel:
             slide=0.15,
             adjust=0.05,
             result_gesture=0.5,
+            human_presses=0.5,
         )
 
     @classmethod
@@ -78,6 +83,7 @@ class NoiseModel:
             knock=0.05,
             result_gesture=0.9,
             rotated=0.25,
+            human_presses=1.0,
         )
 
     @classmethod

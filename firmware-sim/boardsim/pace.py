@@ -31,6 +31,11 @@ clock is set to (:data:`TIME_CONTROLS`):
   in a long game, never below 0.1 s) and 0.10-0.20 s between touches, so a plain move takes
   0.35-0.95 s of its player's clock from the opponent's press to their own.
 
+Each named pace has its players' press habits (:mod:`boardsim.presses`): in the hall a look
+of up to 2 s before the press, the move often written down first, a press forgotten now and
+then; at blitz and lightning quick presses, some before the piece has landed. The noise
+model says how often they are used (``human_presses``).
+
 At blitz and lightning pace (a scramble too) the touches stay at human speed: at least
 0.1 s between two touches, so a capture with the captured man taken off first (three
 touches) takes at least 0.2 s of hand movement and a press 0.1 s more; a slide's squares
@@ -41,7 +46,9 @@ after the touch that knocked it and is picked up 0.2-0.4 s later.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+from boardsim.presses import BLITZ_PRESSES, HALL_PRESSES, LIGHTNING_PRESSES, PressHabits
 
 #: The part of a budget a player means to spend: the rest is a reserve against slow hands
 #: (a messy move's extra touches, a host that sleeps late).
@@ -64,6 +71,8 @@ class Pace:
     #: The pace of the last ``scramble_plies`` plies of a game, or None for no scramble.
     scramble: Pace | None = None
     scramble_plies: int = 0
+    #: When its players press the clock after a move (used as the noise model says).
+    presses: PressHabits = field(default_factory=PressHabits)
 
     def __post_init__(self) -> None:
         jitters = (self.jitter, self.jitter if self.touch_jitter is None else self.touch_jitter)
@@ -118,17 +127,25 @@ class Pace:
             game_seconds=None if self.game_seconds is None else self.game_seconds / speed,
             least_think_seconds=self.least_think_seconds / speed,
             scramble=None if self.scramble is None else self.scramble.faster(speed),
+            presses=self.presses.faster(speed),
         )
 
 
 #: Tournament pace, thinking squeezed: what the demo and the accuracy gate play.
-HALL = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5)
+HALL = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5, presses=HALL_PRESSES)
 #: G/1: 0.15-0.55 s of thought, 0.10-0.20 s between touches, 60 s a player.
 LIGHTNING = Pace(
-    ply_seconds=0.35, touch_seconds=0.15, jitter=4 / 7, touch_jitter=1 / 3, game_seconds=60.0
+    ply_seconds=0.35,
+    touch_seconds=0.15,
+    jitter=4 / 7,
+    touch_jitter=1 / 3,
+    game_seconds=60.0,
+    presses=LIGHTNING_PRESSES,
 )
 #: 1.5-4.5 s of thought, 0.10-0.20 s between touches.
-BLITZ = Pace(ply_seconds=3.0, touch_seconds=0.15, jitter=0.5, touch_jitter=1 / 3)
+BLITZ = Pace(
+    ply_seconds=3.0, touch_seconds=0.15, jitter=0.5, touch_jitter=1 / 3, presses=BLITZ_PRESSES
+)
 #: Blitz on a 3-minute clock whose last 20 plies are played at lightning pace.
 SCRAMBLE = replace(
     BLITZ, game_seconds=180.0, scramble=replace(LIGHTNING, game_seconds=None), scramble_plies=20

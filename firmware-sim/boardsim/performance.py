@@ -16,7 +16,10 @@ The order of events in a game:
    start, and nobody presses before White's first move);
 3. per ply: thinking time, then the move's touches (:mod:`boardsim.hands`), with an
    adjusted piece before or after, or a knocked-over piece put back after, as the noise
-   model draws; then the mover presses their side of the clock;
+   model draws; then the mover presses their side of the clock: one pause between touches
+   after the last touch, or, as the noise model draws, when the pace's players press
+   (:mod:`boardsim.presses`: after a look, after writing the move down, seconds late when
+   forgotten, or before the last touch);
 4. a result gesture, if the noise model draws one and the result is decisive or drawn:
    white win — kings on the light centre squares (white d5, black e4); black win — on the
    dark ones (white d4, black e5); draw — white e4, black e5; or a marker piece (13 draw,
@@ -54,11 +57,14 @@ from boardsim.pieces import (
     piece_code,
     rotated,
 )
+from boardsim.presses import LOOKED
 
 #: Pause factors for the untidy habits, in "between touches" intervals.
 _ADJUST_PAUSE = 0.5
 _KNOCK_PAUSE = 0.2
 _PICK_UP_PAUSE = 2.0
+#: The habits of touches that set a man right after the move's own.
+_SET_RIGHT = frozenset({"adjust", "knock", "knock-lands-nearby"})
 
 #: Where the kings go to show a result, as (white king, black king).
 KING_GESTURES = {
@@ -157,8 +163,17 @@ def perform_game(
         here = pace.at_ply(ply, plies)
         note = board.san(move)
         touches = _with_habits(board, move, rng, noise)
-        pauses = sum(touch.pause for touch in touches[1:]) + (1.0 if press_clock else 0.0)
-        handling = here.touch_seconds * pauses
+        human = press_clock and chance(rng, noise.human_presses)
+        handling = here.touch_seconds * sum(touch.pause for touch in touches[1:])
+        if press_clock:
+            handling += here.presses.mean_seconds if human else here.touch_seconds
+        # Seconds from the last touch to the press (negative: the press comes first). Only
+        # the move's own last square goes down after the press: a man adjusted or knocked
+        # over is set right before the hand goes to the clock.
+        press_after, why = here.presses.draw(rng) if human else (0.0, "")
+        if press_after < 0 and touches[-1].habit in _SET_RIGHT:
+            press_after, why = -press_after, LOOKED
+        press = Step(0.0, PressLever(mover_side), note, why, ply)
         for number, touch in enumerate(touches):
             if number == 0:
                 delay = pace.think_for(
@@ -167,12 +182,16 @@ def perform_game(
             else:
                 delay = here.between_touches(rng) * touch.pause
             used[mover] += delay
+            if press_clock and press_after < 0 and number == len(touches) - 1:
+                ahead = min(delay, -press_after)  # the press, then the man put down
+                yield replace(press, delay=delay - ahead)
+                delay = ahead
             yield Step(delay, place(touch), note, touch.habit, ply)
         board.push(move)
-        if press_clock:
-            delay = here.between_touches(rng)
+        if press_clock and press_after >= 0:
+            delay = press_after if human else here.between_touches(rng)
             used[mover] += delay
-            yield Step(delay, PressLever(mover_side), note, ply=ply)
+            yield replace(press, delay=delay)
     if result in KING_GESTURES and chance(rng, noise.result_gesture):
         markers = chance(rng, noise.result_markers)
         gesture = _markers(board, result) if markers else _kings(board, result)

@@ -63,6 +63,7 @@ from relay.domain.clock.orientation import (
 from relay.domain.game.events import (
     ClockSideDecided,
     GameEvent,
+    MoveClocked,
     MoveCorrected,
     MoveMade,
     NewGame,
@@ -292,7 +293,7 @@ class BoardFeed:
                 white_flag=self._view.white_flag,
                 black_flag=self._view.black_flag,
             )
-            events += tracker.clock(bridge, now, wall)
+            tracker.sides_turned(bridge)
             self._lever_white_on = self.white_on
         view = self._view_of(reading)
         self._view, self._view_read = view, (reading, self.white_on)
@@ -378,7 +379,7 @@ class BoardFeed:
             return
         out = list(events)
         for event in events:
-            if isinstance(event, MoveMade | MoveCorrected):
+            if isinstance(event, MoveMade | MoveCorrected | MoveClocked):
                 if event.clock is not None and self._view_read is not None:
                     self._reads[event.ply] = self._view_read
                 if isinstance(event, MoveMade) and self._ran is not None:

@@ -155,14 +155,20 @@ def test_hands_stay_human_at_every_fast_pace(pace: Pace) -> None:
     for number, moves in enumerate(long_games(3, 120)):
         steps = list(perform_game(moves, pace=pace, rng=random.Random(number), noise=MESSY))
         seen: set[int] = set()
+        since_touch = 0.0  # a press is the other hand: touches are timed touch to touch
         for step in steps:
             first = step.ply not in seen
             seen.add(step.ply)
-            if not step.ply or first:
+            since_touch += step.delay
+            if isinstance(step.action, PressLever):
+                if step.ply and not step.habit:  # the plain press, a pause after the touch
+                    assert step.delay >= 0.1 - 1e-9, (step, number)
                 continue
-            floor = 0.1 if isinstance(step.action, PressLever) else FLOORS[step.habit]
-            assert step.delay >= floor - 1e-9, (step, number)
+            if step.ply and not first:
+                assert since_touch >= FLOORS[step.habit] - 1e-9, (step, number)
+            since_touch = 0.0
         assert min(thinking(steps).values()) >= 0.1 - 1e-9
+        assert any(step.habit.startswith("press-") for step in steps)  # people's presses
 
 
 def test_a_messy_capture_takes_a_hand_at_least_a_fifth_of_a_second() -> None:

@@ -41,6 +41,7 @@ from relay.domain.game.events import (
     GameEvent,
     IllegalMoveCompleted,
     InputStatusSet,
+    MoveClocked,
     MoveCorrected,
     MoveMade,
     MovesReplaced,
@@ -77,14 +78,20 @@ CLOCK_SHOWN = ("white", "black", "running", "since", "flag")
 
 
 def _played(
-    board: chess.Board, move: chess.Move, at: float, reading: float | None, untimed: bool = False
+    board: chess.Board,
+    move: chess.Move,
+    at: float,
+    reading: float | None,
+    untimed: bool = False,
+    unclocked: bool = False,
 ) -> MoveMade:
-    """``move`` played on ``board``, as the log holds it (``untimed``: keyed from paper)."""
+    """``move`` played on ``board``, as the log holds it (``untimed``: keyed from paper;
+    ``unclocked``: decided before its mover pressed)."""
     san = board.san(move)
     board.push(move)
     return MoveMade(
         ply=board.ply(), uci=move.uci(), san=san, fen=board.fen(), at=at, clock=reading,
-        untimed=untimed,
+        untimed=untimed, unclocked=unclocked,
     )  # fmt: skip
 
 
@@ -110,7 +117,15 @@ def _game_log(rng: random.Random) -> list[GameEvent]:
             times[mover] -= rng.uniform(1, 20)
             reading = round(times[mover], 1) if rng.random() < 0.8 else None
             untimed = reading is None and rng.random() < 0.3  # keyed at the desk
-            log.append(_played(board, rng.choice(list(board.legal_moves)), at, reading, untimed))
+            late = reading is not None and rng.random() < 0.3  # pressed after the decision
+            move = rng.choice(list(board.legal_moves))
+            if late:
+                log.append(_played(board, move, at, None, unclocked=True))
+                if rng.random() < 0.8:  # else the press never came
+                    at += rng.uniform(0.2, 3)
+                    log.append(MoveClocked(ply=board.ply(), clock=reading or 0.0, at=at))
+            else:
+                log.append(_played(board, move, at, reading, untimed))
             if offer is not None and offer != colour(mover):
                 offer = None  # the opponent played on: the offer lapsed
         elif roll < 0.75 and board.move_stack:

@@ -287,6 +287,19 @@ function ended(game, result, termination) {
 const FOLDS = {
   move: played,
   correction: played,
+  // The mover pressed after the move was published: their time at the press, and the
+  // opponent's time runs from it. Anything but the last move on running clocks: fetch it.
+  "move-clock": (game, d) => {
+    const clock = game.clock;
+    if (!clock) return;
+    const mover = d.ply % 2 === 1 ? "white" : "black";
+    if (d.ply !== game.ply || clock.paused || clock.running !== other(mover)) {
+      game.stale = true;
+      return;
+    }
+    clock[mover] = Math.round(d.clock * 100);
+    clock.since = d.at;
+  },
   takeback: (game) => { game.stale = true; }, // the move before is not in the summary
   "new-game": (game) => { game.stale = true; },
   end: (game, d) => ended(game, d.result, d.termination),

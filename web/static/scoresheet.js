@@ -58,6 +58,12 @@ function record(game, message) {
       game.moves = game.moves.slice(0, d.ply - 1);
       game.moves.push({ ply: d.ply, uci: d.uci, san: d.san, at: d.at, clock: d.clock });
       break;
+    case "move-clock": {
+      // The mover pressed after the move was published: the move's time is that press's.
+      const move = game.moves[d.ply - 1];
+      if (move && move.ply === d.ply) game.moves[d.ply - 1] = { ...move, clock: d.clock };
+      break;
+    }
     case "takeback":
       game.moves = game.moves.slice(0, d.ply);
       game.claims = [];

@@ -9,7 +9,14 @@ a press the board saw late). Without a central start the hub only counts from th
 move: the first move's time spent is unknown.
 
 A ``clock-side`` event that reads earlier moves' clocks again (the clock's sides were
-decided after them) folds the game again with those readings.
+decided after them) folds the game again with those readings. A ``move-clock`` event (the
+mover pressed after the move was decided) folds the game again from that move, with the
+reading at the press as its ``%clk`` and the press as the moment the move ended on the
+clock: the move's ``%emt`` runs to the press, the opponent's time from it.
+
+A move decided on an e-clock before its mover pressed (``unclocked``) has no ``%clk`` of
+its own until that press: the hub's count still keeps the running clocks, but is never
+given as the move's time.
 
 Times are seconds; instants are Unix seconds as the log carries them. Pure: ``now`` is
 passed in.
@@ -32,6 +39,7 @@ from relay.domain.game.events import (
     FlagFell,
     GameEnded,
     GameEvent,
+    MoveClocked,
     MoveCorrected,
     MoveMade,
     MovesReplaced,
@@ -143,12 +151,16 @@ class GameClock:
             if event.clocks:
                 self._reread(dict(event.clocks))
             return
+        if isinstance(event, MoveClocked):
+            self._clocked(event)
+            return
         self._applied.append(event)
         if isinstance(event, MoveMade):
-            self._move(event.ply, None if event.untimed else event.at, event.clock)
+            at = None if event.untimed else event.at
+            self._move(event.ply, at, event.clock, unclocked=event.unclocked)
         elif isinstance(event, MoveCorrected):
             self._back_to(event.ply - 1)
-            self._move(event.ply, event.at, event.clock)
+            self._move(event.ply, event.at, event.clock, unclocked=event.unclocked)
         elif isinstance(event, TakenBack):
             counting, paused = self._counting(), self._paused
             self._back_to(event.ply)
@@ -194,14 +206,42 @@ class GameClock:
         applied: list[GameEvent] = []
         pending = dict(clocks)
         for event in reversed(self._applied):
-            if isinstance(event, MoveMade | MoveCorrected) and event.ply in pending:
+            if isinstance(event, MoveMade | MoveCorrected | MoveClocked) and event.ply in pending:
                 event = replace(event, clock=pending.pop(event.ply))
             applied.append(event)
         self.reset()
         for event in reversed(applied):
             self.apply(event)
 
-    def _move(self, ply: int, at: float | None, reading: float | None) -> None:
+    def _clocked(self, event: MoveClocked) -> None:
+        """The mover's press came after the move was decided: fold again from the move,
+        with the press's reading and moment (nothing if the move is no longer there)."""
+        found = next(
+            (
+                index
+                for index in range(len(self._applied) - 1, -1, -1)
+                if isinstance(self._applied[index], MoveMade | MoveCorrected)
+                and self._applied[index].ply == event.ply  # type: ignore[union-attr]
+            ),
+            None,
+        )
+        if found is None or event.ply > len(self.timings):
+            return
+        move = self._applied[found]
+        assert isinstance(move, MoveMade | MoveCorrected)
+        later = self._applied[found + 1 :]
+        del self._applied[found:]
+        self._back_to(event.ply - 1)
+        self._applied.append(event)  # kept for a re-read of the sides, applied below
+        untimed = isinstance(move, MoveMade) and move.untimed
+        self._move(event.ply, None if untimed else event.at, event.clock)
+        self._applied.insert(len(self._applied) - 1, move)
+        for after in later:
+            self.apply(after)
+
+    def _move(
+        self, ply: int, at: float | None, reading: float | None, *, unclocked: bool = False
+    ) -> None:
         self._history.append(self._snapshot())
         self.started = True
         mover = chess.WHITE if ply % 2 == 1 else chess.BLACK
@@ -224,7 +264,8 @@ class GameClock:
         if clock is not None:
             self._remaining[mover] = clock
         self._done[mover] = number
-        self.timings.append(MoveTime(ply, mover, clock, spent, period_index, drift))
+        shown = None if unclocked and reading is None else clock  # never the count as a %clk
+        self.timings.append(MoveTime(ply, mover, shown, spent, period_index, drift))
         if at is None or self._ended:
             self._running, self._since = None, None
         else:

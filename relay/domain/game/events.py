@@ -6,11 +6,11 @@ turns into a ``(kind, data)`` pair of plain JSON values for storage and streamin
 Two families:
 
 * logged events change or annotate the game and are stored in its log: moves, corrections,
-  takebacks, restarts, results, result proposals, completed illegal moves, claims and alerts
-  for the arbiter, the clocks (started, paused, resumed, a time changed, which side White's
-  is, a flag fallen), the game-input desk's notes and status, and
-  the arbiter's own actions (a result set or verified, moves replaced), which say who did
-  them and why;
+  a move's time at a press that came after it was decided, takebacks, restarts, results,
+  result proposals, completed illegal moves, claims and alerts for the arbiter, the clocks
+  (started, paused, resumed, a time changed, which side White's is, a flag fallen), the
+  game-input desk's notes and status, and the arbiter's own actions (a result set or
+  verified, moves replaced), which say who did them and why;
 * notices describe the board, not the game (a piece in the air, a board turned round). They
   are neither stored nor streamed (the board session keeps them to itself): nothing in a
   game's state depends on them.
@@ -38,11 +38,15 @@ class MoveMade:
     ``recovered`` marks a move the board was never seen to make: it was inferred because
     the position is two or three legal plies ahead (pieces in the air, a link down).
     ``confirmed`` marks a move decided by the mover's clock press. ``clock`` is the mover's
-    remaining time in seconds as the clock showed it when the move was decided (None
-    without a clock): the PGN's ``%clk``. ``untimed`` marks a move keyed from a paper
-    scoresheet after it was played (docs/game-input.md): ``at`` is when it was keyed, which
-    says nothing of the players' times, so the hub's count charges no one for it. It is
-    stored only when true.
+    remaining time in seconds as the clock showed it at the mover's own press for this
+    move, when that press came before the move was decided or with it: the PGN's ``%clk``
+    (None without it). ``unclocked`` marks a move decided on a board whose clock was read
+    before its mover pressed: it carries no time until a :class:`MoveClocked` brings the
+    reading at that press (and none ever, if the press never comes), never another reading
+    or the hub's count. ``untimed`` marks a move keyed from a paper scoresheet after it was
+    played (docs/game-input.md): ``at`` is when it was keyed, which says nothing of the
+    players' times, so the hub's count charges no one for it. ``unclocked`` and ``untimed``
+    are stored only when true.
     """
 
     kind: ClassVar[str] = "move"
@@ -55,6 +59,7 @@ class MoveMade:
     confirmed: bool = False
     clock: float | None = None
     untimed: bool = False
+    unclocked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +74,26 @@ class MoveCorrected:
     fen: str
     replaced: str  # the uci of the move this one replaces
     at: float
-    clock: float | None = None  # as in MoveMade
+    clock: float | None = None  # as in MoveMade: the press belongs to the move it ends
+    unclocked: bool = False  # as in MoveMade
+
+
+@dataclass(frozen=True, slots=True)
+class MoveClocked:
+    """The mover of ``ply`` pressed the clock after the move was decided (a player lets go
+    of the piece, looks, perhaps writes the move down, then presses): ``clock`` is their time
+    as the clock showed it at that press, the move's ``%clk`` from now on, increment and
+    time added included where the clock adds them at the press. ``at`` is the press, in Unix
+    seconds: the move ended on the clock then, and the opponent's time ran from it.
+
+    Only ever for a move published without a time (``unclocked``), and only for the
+    mover's first press after it, before the next move is decided.
+    """
+
+    kind: ClassVar[str] = "move-clock"
+    ply: int
+    clock: float
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +369,7 @@ class BoardRotated:
 LoggedEvent = (
     MoveMade
     | MoveCorrected
+    | MoveClocked
     | TakenBack
     | NewGame
     | GameEnded
@@ -373,6 +398,7 @@ _LOGGED: dict[str, type[LoggedEvent]] = {
     for cls in (
         MoveMade,
         MoveCorrected,
+        MoveClocked,
         TakenBack,
         NewGame,
         GameEnded,
@@ -410,10 +436,13 @@ def is_logged(event: GameEvent) -> bool:
 
 def event_data(event: GameEvent) -> dict[str, Any]:
     """The JSON-ready fields of an event (its kind is stored beside them). A move's
-    ``untimed`` is left out when false, as every move stored before it has it."""
+    ``untimed`` and ``unclocked`` are left out when false, as every move stored before
+    them has them."""
     data = asdict(event)
-    if isinstance(event, MoveMade) and not event.untimed:
-        del data["untimed"]
+    if isinstance(event, MoveMade | MoveCorrected):
+        for flag in ("untimed", "unclocked"):
+            if flag in data and not data[flag]:
+                del data[flag]
     return data
 
 

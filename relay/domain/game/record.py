@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import chess
 
@@ -20,6 +20,7 @@ from relay.domain.game.events import (
     GameEvent,
     IllegalMoveCompleted,
     InputStatusSet,
+    MoveClocked,
     MoveCorrected,
     MoveMade,
     MovesReplaced,
@@ -89,6 +90,8 @@ class GameRecord:
         elif isinstance(event, MoveCorrected):
             self._take_back(event.ply - 1)
             self._play(event, event.ply - 1)
+        elif isinstance(event, MoveClocked):
+            self._clocked(event)
         elif isinstance(event, TakenBack):
             self._take_back(event.ply)
         elif isinstance(event, GameEnded):
@@ -161,6 +164,13 @@ class GameRecord:
         mover = "white" if event.ply % 2 == 1 else "black"
         if self.draw_offer is not None and self.draw_offer != mover:
             self.draw_offer = None  # the opponent played on: the offer lapsed (9.1.2)
+
+    def _clocked(self, event: MoveClocked) -> None:
+        """The mover's press came after the move: the move carries that time from now on
+        (a move no longer in the game is left as it is)."""
+        if 1 <= event.ply <= len(self.moves):
+            move = self.moves[event.ply - 1]
+            self.moves[event.ply - 1] = replace(move, clock=event.clock, unclocked=False)
 
     def _take_back(self, ply: int) -> None:
         if not 0 <= ply <= len(self.moves):

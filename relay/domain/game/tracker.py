@@ -21,6 +21,14 @@ report the move (the press window): the move is complete, or, if nothing legal e
 board, an illegal move was completed (7.5) and its penalty is proposed. Clock readings also
 bring flag falls and time trouble.
 
+The press belongs to the move it ends: a move's time (``%clk``) is its mover's time as the
+clock showed it at their own press. A press that came before the move was decided (before
+the board reported its last square, or with it) gives the move its time when it is decided;
+a move decided first is published at once without a time (``unclocked``), and the mover's
+first press after it, before the next move is decided, gives it its time in a
+:class:`MoveClocked`. A move with no press of its own carries no time: never the last
+reading before it, never a later press.
+
 Time is passed in by the caller (seconds on any monotonic scale for settling, Unix seconds
 for the event stamps); the tracker never reads a clock and does no I/O.
 """
@@ -43,6 +51,7 @@ from relay.domain.game.events import (
     GameEnded,
     GameEvent,
     IllegalMoveCompleted,
+    MoveClocked,
     MoveCorrected,
     MoveMade,
     NewGame,
@@ -147,6 +156,10 @@ class PositionTracker:
         self._claims: tuple[Claim, ...] = ()
         self._locked = False
         self._now = 0.0
+        #: The time at its mover's press of each decided ply that has one; the ply still
+        #: waiting for its mover's press (the last one, decided before it).
+        self._times: dict[int, float] = {}
+        self._unclocked: int | None = None
         self._reset(board.root() if board is not None else chess.Board())
         for move in board.move_stack if board is not None else ():
             self._push(move)
@@ -232,6 +245,12 @@ class PositionTracker:
         events = self.settle(now, wall_time)
         self._clock_presses.shown(placement, now)
         self._pending.shown(placement, markers, now)
+        if self._clock_presses.owed == self.board.turn and not self.finished:
+            # Its mover pressed before the board showed it: complete now.
+            move = find_move(self.board, placement)
+            if move is not None:
+                events += self._play([move], wall_time, confirmed=True)
+                self._clock_presses.may_sweep_late(until=now + self._windows().recover)
         return events
 
     def settle(self, now: float, wall_time: float) -> list[GameEvent]:
@@ -256,6 +275,7 @@ class PositionTracker:
         self._clock = view
         self._clock_presses.read(now, self._silence())
         if pressed:
+            events += self._press_time(not view.to_move, view, wall_time)
             self._clock_presses.count(view.to_move, self.board.turn)
             events += self._pressed(not view.to_move, now)
         fallen = [
@@ -266,6 +286,17 @@ class PositionTracker:
         if fallen and not self.finished:
             events += self._flags(fallen, wall_time)
         return events
+
+    def sides_turned(self, view: ClockView) -> None:
+        """The clock's sides were found the other way round: ``view`` is the last reading
+        read the new way, the lever where it stood (not a press). Presses kept for moves
+        not yet decided were read with the wrong colours and are dropped (those moves get
+        no time rather than another player's); whether the last mover has handed over is
+        read again from the lever."""
+        self._clock = view
+        self._clock_presses.sides_turned(
+            handed_over=bool(self.board.move_stack) and view.to_move == self.board.turn
+        )
 
     def judge_waiting_press(self, now: float, wall_time: float) -> list[GameEvent]:
         """The lever is about to change: a press still waiting to be judged is judged now.
@@ -486,6 +517,28 @@ class PositionTracker:
 
     # Clock
 
+    def _press_time(
+        self, presser: chess.Color, view: ClockView, wall_time: float
+    ) -> list[GameEvent]:
+        """Whose move a press ends, for its time. The first press since the last decision
+        by that move's mover is their press for it (the lever goes from side to side, so
+        nothing else stopped their clock in between): a move still without a time gets it
+        now, if the board still shows the game as decided (the opponent's first touch ends
+        the wait: the lever may be ahead of the record then, this press ending a move the
+        board shows but the record has not decided yet). Any other press may end a move not
+        yet decided and is kept until one is."""
+        seconds = float(view.seconds(presser))
+        if self._clock_presses.handed_over or presser == self.board.turn:
+            self._clock_presses.ended_a_move(presser, seconds)
+            return []
+        # The last mover handing over (before the first move: Black starting White's time).
+        shown = self._pending.placement
+        if self._unclocked != self.ply or shown not in (None, self._placements[-1]):
+            return []
+        self._unclocked = None
+        self._times[self.ply] = seconds
+        return [MoveClocked(ply=self.ply, clock=seconds, at=wall_time)]
+
     def _pressed(self, player: chess.Color, now: float) -> list[GameEvent]:
         if self.finished:
             return []
@@ -517,6 +570,8 @@ class PositionTracker:
         """
         self._clock_presses.judged()
         placement = self._pending.placement
+        if placement == self._placements[-1]:
+            self._clock_presses.ended_nothing()
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
         player = self._clock_presses.presser
@@ -584,6 +639,8 @@ class PositionTracker:
         ):  # the board was alerted on already: the press completes it
             return self._illegal_move(player, "no legal move explains the board", wall_time)
         self._clock_presses.unexplained(player)
+        if self._missing(placement) is not None:
+            self._clock_presses.owe(player)  # a man still in the hand, or not swept yet
         return self._alert_after_presses(placement, wall_time)
 
     def _newest_since_press(
@@ -810,12 +867,18 @@ class PositionTracker:
     ) -> list[GameEvent]:
         events: list[GameEvent] = []
         board = self.board
-        view = self._clock
-        for move in moves:
+        movers = [board.turn if index % 2 == 0 else not board.turn for index in range(len(moves))]
+        times = self._clock_presses.times_of(movers)
+        to_move = board.turn if len(moves) % 2 == 0 else not board.turn
+        left_over = self._clock_presses.left_over(
+            sum(time is not None for time in times), to_move
+        )
+        for move, clock in zip(moves, times, strict=True):
             san = board.san(move)
-            mover = board.turn
             self._push(move)
-            clock = None if view is None else float(view.seconds(mover))
+            unclocked = clock is None and self._clock is not None
+            if clock is not None:
+                self._times[self.ply] = clock
             events.append(
                 MoveMade(
                     ply=self.ply,
@@ -826,9 +889,15 @@ class PositionTracker:
                     recovered=recovered,
                     confirmed=confirmed,
                     clock=clock,
+                    unclocked=unclocked,
                 )
             )
+        # Only the last move may still get its mover's press.
+        if times:
+            self._unclocked = self.ply if times[-1] is None and self._clock is not None else None
         self._forget_decision(confirmed=confirmed)
+        if all(time is not None for time in times):
+            self._clock_presses.carry(left_over)
         return events + self._restored(wall_time) + self._judge(wall_time)
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
@@ -836,9 +905,17 @@ class PositionTracker:
         # the guesses about the replaced move go.
         self._assumed_promotion = False
         self._clock_presses.no_late_sweep()
+        # The press belongs to the move, whichever square its man ended on: the corrected
+        # move keeps the replaced one's time, or waits for its press as that one did.
+        clock = self._times.get(self.ply)
+        waiting = self._unclocked == self.ply
         replaced = self._pop()
         san = self.board.san(move)
         self._push(move)
+        if clock is not None:
+            self._times[self.ply] = clock
+        if waiting:
+            self._unclocked = self.ply
         event = MoveCorrected(
             ply=self.ply,
             uci=move.uci(),
@@ -846,7 +923,8 @@ class PositionTracker:
             fen=fen(self.board),
             replaced=replaced.uci(),
             at=wall_time,
-            clock=None if self._clock is None else float(self._clock.seconds(not self.board.turn)),
+            clock=clock,
+            unclocked=clock is None and self._clock is not None,
         )
         return [event, *self._restored(wall_time), *self._judge(wall_time)]
 
@@ -917,6 +995,8 @@ class PositionTracker:
         self._claims = ()
         self._locked = False
         self._illegal_counts = {chess.WHITE: 0, chess.BLACK: 0}
+        self._times = {}
+        self._unclocked = None
         self._count_presses_from_here()
 
     def _forget_decision(self, *, confirmed: bool = False) -> None:
@@ -936,6 +1016,9 @@ class PositionTracker:
         self._count_presses_from_here()
 
     def _pop(self) -> chess.Move:
+        self._times.pop(self.ply, None)
+        if self._unclocked == self.ply:
+            self._unclocked = None
         self._repetitions.pop()
         self._placements.pop()
         move = self.board.pop()

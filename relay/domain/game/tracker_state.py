@@ -6,8 +6,9 @@ Two value objects, each with the only code that changes it:
   stood still, the :class:`Stage` it has reached, and the trail of placements shown since
   the game last changed (to order moves that were missed);
 * :class:`ClockPresses`: the clock's presses since the game last changed (how many moves
-  they account for), the press waiting to be judged, the sweep a press-decided move may
-  still be reported in, and whether the clock's readings went missing.
+  they account for, and the time each presser's clock showed at the press), the press
+  waiting to be judged, the sweep a press-decided move may still be reported in, and
+  whether the clock's readings went missing.
 
 Time is passed in (seconds on a monotonic scale); nothing here reads a clock.
 """
@@ -131,6 +132,13 @@ class ClockPresses:
     #: of it (a sweep that came late), and whether its next change came in time.
     sweep_grace: float | None = None
     late_sweep: bool = False
+    #: The presses since the game last changed that may end moves not yet decided, oldest
+    #: first: who pressed, and their time as the clock showed it at the press.
+    readings: list[tuple[chess.Color, float]] = field(default_factory=list)
+    #: The side to move has pressed and the board has not shown their move yet (it was
+    #: judged before the board's sweep came, or it is a press for a move after the one
+    #: just decided): it is complete as soon as the board shows it.
+    owed: chess.Color | None = None
 
     def read(self, now: float, silence: float) -> None:
         """A reading came at ``now``; a gap longer than ``silence`` means readings (and
@@ -175,8 +183,59 @@ class ClockPresses:
         if self.press is not None:
             self.since_press.append(placement)
 
+    def sides_turned(self, *, handed_over: bool) -> None:
+        """The clock's sides were read the wrong way round until now."""
+        self.handed_over = handed_over
+        self.readings.clear()
+
     def judged(self) -> None:
         self.press = None
+
+    def ended_a_move(self, presser: chess.Color, seconds: float) -> None:
+        """A press that may end a move not yet decided: ``presser``'s time at it."""
+        self.readings.append((presser, seconds))
+
+    def ended_nothing(self) -> None:
+        """The press just judged ended no move: the board showed the game unchanged all
+        through its window (a press after a move that went unseen, a press by habit)."""
+        if self.readings and self.readings[-1][0] == self.presser:
+            self.readings.pop()
+
+    def times_of(self, movers: list[chess.Color]) -> list[float | None]:
+        """The time at each mover's press for moves about to be decided, by ``movers``
+        (their colours in order), and the presses left for moves after them.
+
+        The lever goes from side to side, and the last mover's press after the last
+        decision is not among these: the presses since then, oldest first, end the moves
+        in order, one each, each by its mover. A mismatch ends the matching: later moves
+        get no time rather than another one, and nothing is left over.
+        """
+        times: list[float | None] = [None] * len(movers)
+        matched = 0
+        for index, (presser, seconds) in enumerate(self.readings[: len(movers)]):
+            if presser != movers[index]:
+                return times
+            times[index] = seconds
+            matched += 1
+        return times
+
+    def left_over(self, decided: int, to_move: chess.Color) -> list[tuple[chess.Color, float]]:
+        """The presses after the first ``decided``, if the side now to move made the first
+        of them: presses for moves the board has not shown yet."""
+        rest = self.readings[decided:]
+        return rest if rest and rest[0][0] == to_move else []
+
+    def carry(self, presses: list[tuple[chess.Color, float]]) -> None:
+        """After a decision: ``presses`` came for the moves after it (from
+        :meth:`left_over`). The last mover has pressed then, and the side to move too."""
+        if presses:
+            self.readings = list(presses)
+            self.handed_over = True
+            self.owed = presses[0][0]
+
+    def owe(self, presser: chess.Color) -> None:
+        """``presser``'s move is complete as soon as the board shows it."""
+        self.owed = presser
 
     def unexplained(self, player: chess.Color) -> None:
         """Nothing legal explained the board at ``player``'s press (yet)."""
@@ -213,3 +272,5 @@ class ClockPresses:
         self.undecided = 0
         self.sweep_grace = None
         self.late_sweep = False
+        self.readings = []
+        self.owed = None

@@ -15,6 +15,7 @@ from relay.domain.game.events import (
     ClockSideDecided,
     FlagFell,
     GameEvent,
+    MoveClocked,
     MoveMade,
     ResultProposed,
     is_logged,
@@ -123,6 +124,9 @@ class Got:
     def moves(self) -> list[MoveMade]:
         return [event for event in self.events if isinstance(event, MoveMade)]
 
+    def clocked(self) -> list[MoveClocked]:
+        return [event for event in self.events if isinstance(event, MoveClocked)]
+
     def sides(self) -> list[ClockSideDecided]:
         return [event for event in self.events if isinstance(event, ClockSideDecided)]
 
@@ -176,22 +180,25 @@ async def test_white_on_the_right_pressing_first_decides_before_the_move():
 
 
 @pytest.mark.anyio
-async def test_white_on_the_right_pressing_after_the_move_is_decided_gets_its_clock_read_again():
+async def test_white_on_the_right_pressing_after_the_move_is_decided_gets_its_clock_then():
     table = Table()
     table.feed.hub_ran("left")
     table.clock(5398, 5400, RIGHT_UP)
     table.play("e4")
-    e4 = await table.got.move(1)  # settled before any press: read with White on the left
-    assert (e4.confirmed, e4.clock) == (False, 5398)
+    e4 = await table.got.move(1)  # settled before any press: no time yet
+    assert (e4.confirmed, e4.clock, e4.unclocked) == (False, None, True)
     await table.got.until(lambda: bool(table.got.sides()))
     (ran,) = table.got.sides()  # the move came while the left side ran: White's, it seems
     assert (ran.white_on, ran.clocks) == ("left", ())
     assert ran.reason == "White's move 1 was made while the left side ran"
     table.clock(5396, 5400, LEFT_UP)  # now White presses the right side
-    await table.got.until(lambda: len(table.got.sides()) == 2)
+    await table.got.until(lambda: bool(table.got.clocked()))
     decided = table.got.sides()[1]
-    # Move 1's clock as the clock showed it when the move was decided, on White's side.
-    assert (decided.white_on, decided.clocks) == ("right", ((1, 5400.0),))
+    (clocked,) = table.got.clocked()
+    # The press turns the sides and gives move 1 White's time at it, on the right.
+    assert (decided.white_on, decided.clocks) == ("right", ())
+    assert (clocked.ply, clocked.clock) == (1, 5400)
+    assert table.got.events.index(decided) < table.got.events.index(clocked)
     assert table.got.record().clock.timings[0].clock == 5400
     table.play("c5")
     table.clock(5420, 5400, RIGHT_UP)
@@ -227,7 +234,10 @@ async def test_a_fixed_setting_is_recorded_read_and_never_revised():
     table.play("e4")
     table.clock(5380, 5390, RIGHT_UP)  # a press that says White sits on the left
     e4 = await table.got.move(1)
-    assert e4.clock == 5390  # White's time is the right side's, whatever the press said
+    # By the setting, the left side is Black's: White never pressed, and e4 has no time
+    # (not the right side's, whatever it showed).
+    assert (e4.clock, e4.unclocked) == (None, True)
+    assert table.got.record().clock.timings[0].clock is None
     assert table.got.sides() == [decided]
     assert table.feed.orientation.against == 1
     table.clock(5380, 0, RIGHT_UP, right_flag=True)
@@ -247,23 +257,26 @@ async def test_two_presses_against_a_misread_start_revise_it_and_read_the_moves_
     assert table.got.sides()[0].white_on == "left"
     table.play("e4")
     e4 = await table.got.move(1)
-    assert e4.clock == 5400  # Black's time, read as White's
+    assert e4.clock is None  # White's press came before the move, read as Black's
     table.play("c5")
     table.clock(5421, 5400, RIGHT_UP)  # Black presses the left side: one press against
     c5 = await table.got.move(2)
-    assert c5.clock == 5400  # White's time, read as Black's
+    # Read the wrong way round, Black's press looks like White's, made once Black's hand
+    # was at work: it ends neither move.
+    assert (c5.clock, table.got.clocked()) == (None, [])
     assert len(table.got.sides()) == 1
     table.play("Nf3")
     table.clock(5421, 5425, LEFT_UP)  # White presses the right side: two in a row
     nf3 = await table.got.move(3)
     _, revised = table.got.sides()
     assert (revised.white_on, revised.source) == ("right", "auto")
-    assert revised.clocks == ((1, 5400.0), (2, 5421.0))
+    assert revised.clocks == ()  # no time was read from the wrong side
     assert revised.reason == "White pressed the right side after move 2"
     assert table.got.events.index(revised) < table.got.events.index(nf3)
     assert (nf3.confirmed, nf3.clock) == (True, 5425)
     timings = table.got.record().clock.timings
-    assert [t.clock for t in timings] == [5400, 5421, 5425]
+    # Moves whose presses were read the wrong way round have no time, never another's.
+    assert [t.clock for t in timings] == [None, None, 5425]
 
 
 @pytest.mark.anyio
@@ -289,15 +302,13 @@ async def test_the_operators_setting_turns_the_sides_and_the_next_press_is_read_
     table.clock(5400, 5395, RIGHT_UP)
     table.play("e4")
     e4 = await table.got.move(1)
-    assert e4.clock == 5400
+    assert e4.clock is None
     table.feed.set_clock_side("white-right")
     (decided,) = table.got.sides()
-    assert (decided.white_on, decided.source, decided.clocks) == (
-        "right",
-        "setting",
-        ((1, 5395.0),),
-    )
-    table.clock(5400, 5425, LEFT_UP)  # White confirms on the right
+    assert (decided.white_on, decided.source, decided.clocks) == ("right", "setting", ())
+    table.clock(5400, 5425, LEFT_UP)  # White confirms on the right: e4's press
+    await table.got.until(lambda: bool(table.got.clocked()))
+    assert table.got.clocked()[0] == MoveClocked(ply=1, clock=5425, at=table.got.events[-1].at)
     table.play("e5")
     table.clock(5385, 5425, RIGHT_UP)  # Black presses the left side
     e5 = await table.got.move(2)
@@ -313,9 +324,17 @@ async def test_after_the_operators_setting_the_times_are_read_the_new_way_at_onc
     table.play("e4")
     await table.got.move(1)
     table.feed.set_clock_side("white-right")
-    table.play("e5")  # decided with no new reading: Black's time is the left side's
+    table.play("e5")  # decided with no press: no time, not the left side's last reading
     e5 = await table.got.move(2)
-    assert (e5.confirmed, e5.clock) == (False, 5400)
+    assert (e5.confirmed, e5.clock, e5.unclocked) == (False, None, True)
+    # White forgot to press after e4 and Black replied all the same: White's press now
+    # comes after the next move and ends neither; Black's after it is not the first press
+    # since e5 (it might end a move the board has not shown yet). Neither move gets a time.
+    table.clock(5400, 5395, LEFT_UP)
+    table.clock(5390, 5395, RIGHT_UP)
+    await table.got.until(lambda: table.feed.tracker.last_move_pressed)
+    assert table.got.clocked() == []
+    assert [t.clock for t in table.got.record().clock.timings] == [None, None]
 
 
 @pytest.mark.anyio

@@ -43,16 +43,17 @@ def play(scene: Scene, plies: list[tuple[str, str, chess.Color]]) -> None:
         scene.press(mover, then=0.2)
 
 
-def test_a_move_pressed_with_the_man_still_in_the_hand_is_caught_up_in_play():
+def test_a_move_pressed_with_the_man_still_in_the_hand_is_decided_as_the_man_lands():
     scene = Scene()
     scene.lift("e2")
     scene.press(W, then=0.15)  # the press is judged with the pawn in the air: no move
+    landed = scene.now
     scene.put("e4", "P")
     play(scene, RUY_LOPEZ)
     assert scene.sans() == SANS
     moves = scene.of(MoveMade)
-    assert [m.recovered for m in moves[:2]] == [True, True]
-    assert not any(m.recovered for m in moves[2:])
+    assert (moves[0].at, moves[0].confirmed, moves[0].recovered) == (landed, True, False)
+    assert not any(m.recovered for m in moves)
     assert scene.of(ArbiterAlert) == []
 
 
