@@ -73,6 +73,9 @@ class Pace:
     scramble_plies: int = 0
     #: When its players press the clock after a move (used as the noise model says).
     presses: PressHabits = field(default_factory=PressHabits)
+    #: The least time from a move's last touch to the reply's first: a player answers a
+    #: move they have seen land, however early its mover pressed.
+    reaction_seconds: float = 0.2
 
     def __post_init__(self) -> None:
         jitters = (self.jitter, self.jitter if self.touch_jitter is None else self.touch_jitter)
@@ -82,6 +85,7 @@ class Pace:
             or not all(0 <= jitter <= 1 for jitter in jitters)
             or (self.game_seconds is not None and self.game_seconds <= 0)
             or self.least_think_seconds < 0
+            or self.reaction_seconds < 0
             or self.scramble_plies < 0
             or (self.scramble_plies > 0 and self.scramble is None)
         ):
@@ -126,6 +130,7 @@ class Pace:
             touch_seconds=self.touch_seconds / speed,
             game_seconds=None if self.game_seconds is None else self.game_seconds / speed,
             least_think_seconds=self.least_think_seconds / speed,
+            reaction_seconds=self.reaction_seconds / speed,
             scramble=None if self.scramble is None else self.scramble.faster(speed),
             presses=self.presses.faster(speed),
         )

@@ -16,7 +16,8 @@ The order of events in a game:
    start, and nobody presses before White's first move);
 3. per ply: thinking time, then the move's touches (:mod:`boardsim.hands`), with an
    adjusted piece before or after, or a knocked-over piece put back after, as the noise
-   model draws; then the mover presses their side of the clock: one pause between touches
+   model draws (the first touch never sooner than the pace's reaction time after the last
+   ply's last touch); then the mover presses their side of the clock: one pause between touches
    after the last touch, or, as the noise model draws, when the pace's players press
    (:mod:`boardsim.presses`: after a look, after writing the move down, seconds late when
    forgotten, or before the last touch);
@@ -157,6 +158,7 @@ def perform_game(
     plies = len(moves)
     # Each player's time on the clock so far: from the opponent's press to their own.
     used = {chess.WHITE: 0.0, chess.BLACK: 0.0}
+    landed = 0.0  # since the last ply's last touch (a press may have come since)
     for ply, move in enumerate(moves, start=1):
         mover = board.turn
         mover_side = white_side if mover == chess.WHITE else white_side.other
@@ -179,6 +181,7 @@ def perform_game(
                 delay = pace.think_for(
                     rng, ply=ply, plies=plies, used=used[mover], handling=handling
                 )
+                delay = max(delay, here.reaction_seconds - landed)  # the move seen to land
             else:
                 delay = here.between_touches(rng) * touch.pause
             used[mover] += delay
@@ -188,9 +191,11 @@ def perform_game(
                 delay = ahead
             yield Step(delay, place(touch), note, touch.habit, ply)
         board.push(move)
+        landed = 0.0
         if press_clock and press_after >= 0:
             delay = press_after if human else here.between_touches(rng)
             used[mover] += delay
+            landed = delay
             yield replace(press, delay=delay)
     if result in KING_GESTURES and chance(rng, noise.result_gesture):
         markers = chance(rng, noise.result_markers)

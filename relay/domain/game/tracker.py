@@ -301,15 +301,18 @@ class PositionTracker:
     def judge_waiting_press(self, now: float, wall_time: float) -> list[GameEvent]:
         """The lever is about to change: a press still waiting to be judged is judged now.
 
-        The board has shown all it will show of that move by the next press, so it is
-        judged on what came before, by the clock as it stood, before the next press is
-        counted (:meth:`clock` does this itself; a caller that reads evidence from the game
-        at a press calls it first, so that the game it reads is up to date).
+        It is judged on what came before, by the clock as it stood, before the next press
+        is counted (:meth:`clock` does this itself; a caller that reads evidence from the
+        game at a press calls it first, so that the game it reads is up to date). A press
+        judged before its window is over may come before the board's sweep shows its move
+        at all (a press with the man still in the hand, lightning play): the move is then
+        owed, complete as soon as the board shows it.
         """
-        if self._clock_presses.press is None:
+        press = self._press_deadline()
+        if press is None:
             return []
         self._now = now
-        return self._judge_press(wall_time)
+        return self._judge_press(wall_time, early=now < press)
 
     def replay(self, placements: Sequence[Placement], wall_time: float) -> list[GameEvent]:
         """Placements the board logged while the link was down, oldest first.
@@ -560,7 +563,7 @@ class PositionTracker:
         self._clock_presses.pressed(player, now, placement)
         return []
 
-    def _judge_press(self, wall_time: float) -> list[GameEvent]:
+    def _judge_press(self, wall_time: float, *, early: bool = False) -> list[GameEvent]:
         """The board had its chance to show the pressed move: judge what it shows.
 
         A legal continuation, a gesture or a promotion is decided now. Anything else may
@@ -571,7 +574,11 @@ class PositionTracker:
         self._clock_presses.judged()
         placement = self._pending.placement
         if placement == self._placements[-1]:
-            self._clock_presses.ended_nothing()
+            player = self._clock_presses.presser
+            if early and player == self.board.turn:
+                self._clock_presses.owe(player)  # its move not swept yet
+            else:
+                self._clock_presses.ended_nothing()
         if self.finished or placement is None or placement == self._placements[-1]:
             return []
         player = self._clock_presses.presser
