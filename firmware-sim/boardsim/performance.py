@@ -20,7 +20,7 @@ The order of events in a game:
    ply's last touch); then the mover presses their side of the clock: one pause between touches
    after the last touch, or, as the noise model draws, when the pace's players press
    (:mod:`boardsim.presses`: after a look, after writing the move down, seconds late when
-   forgotten, or before the last touch);
+   forgotten, or at once, before the board's sweep has seen the last square);
 4. a result gesture, if the noise model draws one and the result is decisive or drawn:
    white win — kings on the light centre squares (white d5, black e4); black win — on the
    dark ones (white d4, black e5); draw — white e4, black e5; or a marker piece (13 draw,
@@ -58,14 +58,11 @@ from boardsim.pieces import (
     piece_code,
     rotated,
 )
-from boardsim.presses import LOOKED
 
 #: Pause factors for the untidy habits, in "between touches" intervals.
 _ADJUST_PAUSE = 0.5
 _KNOCK_PAUSE = 0.2
 _PICK_UP_PAUSE = 2.0
-#: The habits of touches that set a man right after the move's own.
-_SET_RIGHT = frozenset({"adjust", "knock", "knock-lands-nearby"})
 
 #: Where the kings go to show a result, as (white king, black king).
 KING_GESTURES = {
@@ -169,13 +166,7 @@ def perform_game(
         handling = here.touch_seconds * sum(touch.pause for touch in touches[1:])
         if press_clock:
             handling += here.presses.mean_seconds if human else here.touch_seconds
-        # Seconds from the last touch to the press (negative: the press comes first). Only
-        # the move's own last square goes down after the press: a man adjusted or knocked
-        # over is set right before the hand goes to the clock.
         press_after, why = here.presses.draw(rng) if human else (0.0, "")
-        if press_after < 0 and touches[-1].habit in _SET_RIGHT:
-            press_after, why = -press_after, LOOKED
-        press = Step(0.0, PressLever(mover_side), note, why, ply)
         for number, touch in enumerate(touches):
             if number == 0:
                 delay = pace.think_for(
@@ -185,18 +176,14 @@ def perform_game(
             else:
                 delay = here.between_touches(rng) * touch.pause
             used[mover] += delay
-            if press_clock and press_after < 0 and number == len(touches) - 1:
-                ahead = min(delay, -press_after)  # the press, then the man put down
-                yield replace(press, delay=delay - ahead)
-                delay = ahead
             yield Step(delay, place(touch), note, touch.habit, ply)
         board.push(move)
         landed = 0.0
-        if press_clock and press_after >= 0:
+        if press_clock:
             delay = press_after if human else here.between_touches(rng)
             used[mover] += delay
             landed = delay
-            yield replace(press, delay=delay)
+            yield Step(delay, PressLever(mover_side), note, why, ply)
     if result in KING_GESTURES and chance(rng, noise.result_gesture):
         markers = chance(rng, noise.result_markers)
         gesture = _markers(board, result) if markers else _kings(board, result)

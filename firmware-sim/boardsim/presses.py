@@ -1,10 +1,10 @@
 """When a simulated player presses the clock after their move: as people do, not at once.
 
 A player lets go of the piece, looks, then presses; some write the move down first; now and
-then one forgets and presses only when they notice, seconds later; in fast chess some press
-while the hand is still putting the piece down, before the board has seen its last square.
-:class:`PressHabits` draws, per move, how long after the move's last touch its press comes
-(negative: before it). Every named pace has its own (:data:`boardsim.pace.PACES`), and the
+then one forgets and presses only when they notice, seconds later; in fast chess the hand
+goes from the piece to the clock at once, and the press comes before the board's next
+sweep has seen the piece's square (a sweep takes 200-250 ms). :class:`PressHabits` draws,
+per move, how long after the move's last touch its press comes. Every named pace has its own (:data:`boardsim.pace.PACES`), and the
 noise model says how often they are used (``NoiseModel.human_presses``; otherwise the press
 comes one "between touches" pause after the last touch, as before).
 
@@ -25,10 +25,10 @@ class PressHabits:
     """How one pace's players press. Seconds are of the player's own time; the chances are
     per move and exclusive, tried in the order early, wrote, forgot (else: looked)."""
 
-    #: Pressed while the hand still puts the man down: up to ``lead_seconds`` before the
-    #: last touch.
+    #: Pressed as the man is let go: within ``early_seconds`` of the last touch, before the
+    #: board's sweep has reported it.
     early: float = 0.1
-    lead_seconds: float = 0.15
+    early_seconds: float = 0.05
     #: Otherwise the press comes after a look: between these seconds after the last touch.
     look_seconds: tuple[float, float] = (0.1, 2.0)
     #: The move written on the scoresheet first.
@@ -44,16 +44,16 @@ class PressHabits:
         if (
             not all(0 <= chance <= 1 for chance in chances)
             or sum(chances) > 1
-            or self.lead_seconds < 0
+            or self.early_seconds < 0
             or not all(0 <= low <= high for low, high in spans)
         ):
             raise ValueError(f"press habits {self}")
 
     def draw(self, rng: random.Random) -> tuple[float, str]:
-        """Seconds from the move's last touch to its press (negative: before it), and why."""
+        """Seconds from the move's last touch to its press, and why."""
         roll = rng.random()
         if roll < self.early:
-            return -rng.uniform(0.0, self.lead_seconds), EARLY
+            return rng.uniform(0.0, self.early_seconds), EARLY
         roll -= self.early
         if roll < self.wrote:
             return rng.uniform(*self.write_seconds), WROTE
@@ -71,7 +71,7 @@ class PressHabits:
             return (span[0] + span[1]) / 2
 
         return (
-            -self.early * self.lead_seconds / 2
+            self.early * self.early_seconds / 2
             + self.wrote * middle(self.write_seconds)
             + self.forgot * middle(self.notice_seconds)
             + looked * middle(self.look_seconds)
@@ -85,7 +85,7 @@ class PressHabits:
 
         return replace(
             self,
-            lead_seconds=self.lead_seconds / speed,
+            early_seconds=self.early_seconds / speed,
             look_seconds=scaled(self.look_seconds),
             write_seconds=scaled(self.write_seconds),
             notice_seconds=scaled(self.notice_seconds),
@@ -95,19 +95,17 @@ class PressHabits:
 #: A tournament hall: a look of up to 2 s, the move often written first (C.07's scoresheet),
 #: a press forgotten now and then, noticed 4-10 s later.
 HALL_PRESSES = PressHabits()
-#: Blitz: no scoresheet; presses quick, some before the piece has landed.
+#: Blitz: no scoresheet; presses quick, some before the board's sweep has seen the piece.
 BLITZ_PRESSES = PressHabits(
     early=0.15,
-    lead_seconds=0.12,
     look_seconds=(0.05, 0.8),
     wrote=0.0,
     forgot=0.02,
     notice_seconds=(1.0, 3.0),
 )
-#: Lightning: the hand goes from the piece to the clock, often before the piece is down.
+#: Lightning: the hand goes from the piece to the clock, often before the board has seen it.
 LIGHTNING_PRESSES = PressHabits(
     early=0.2,
-    lead_seconds=0.1,
     look_seconds=(0.03, 0.3),
     wrote=0.0,
     forgot=0.01,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -40,7 +41,7 @@ import pytest
 from bench.accuracy import play_all, play_in_processes
 from bench.accuracy_report import GameReport, SourceGame, generated_games, real_games, summary
 from bench.fake_time import play_game
-from boardsim.clock import Side
+from boardsim.clock import Side, TimeControl
 from boardsim.noise import NoiseModel
 from boardsim.performance import ClockSide
 from relay.domain.game.events import IllegalMoveCompleted
@@ -78,11 +79,23 @@ def save(name: str, text: str) -> None:
 
 def assert_every_game_exact(reports: Sequence[GameReport], text: str) -> None:
     assert [r.game.name for r in reports if not r.exact] == [], text
+    assert_every_move_has_its_own_time(reports, text)
     assert sum(r.illegal_alerts for r in reports) == 0, text
     assert sum(r.count(IllegalMoveCompleted) for r in reports) == 0, text
     assert sum(r.spurious for r in reports) == 0, text
     gestures = [r for r in reports if r.gesture and not r.ended_by_law]
     assert [r.game.name for r in gestures if r.proposals != [r.gesture]] == [], text
+
+
+def assert_every_move_has_its_own_time(reports: Sequence[GameReport], text: str) -> None:
+    """Every move with a press carries its mover's time at it (within 1 s), none another
+    time, and no move without a press carries any (docs/laws.md, "Which time a move
+    carries")."""
+    marks: Counter[str] = Counter()
+    for report in reports:
+        marks.update(report.clock_marks())
+    assert marks["own"] > 0, text
+    assert (marks["other"], marks["none"], marks["unpressed-timed"]) == (0, 0, 0), text
 
 
 #: Not traced for coverage: the corpus runs the code the fast paces, the noise model and the
@@ -109,6 +122,49 @@ def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
     assert_every_game_exact(reports, text)
     # Each shard of the corpus met every kind of noise.
     assert set().union(*(r.habits for r in reports)) >= EVERY_HABIT, text
+
+
+@pytest.mark.no_cover
+@pytest.mark.parametrize("pace", ["blitz", "lightning"])
+def test_fast_paces_give_every_move_its_movers_own_time_in_fake_time(pace):
+    """The real games at a fast pace, both clock sides, pressed as people press: a look
+    first, some before the piece has landed, a press forgotten now and then; the increment
+    (blitz 3+2) is in the time of the press."""
+    games = real_games()
+    reports = [
+        play_game(game, seed=number, noise=NoiseModel.messy(), pace=pace, white_side=side)
+        for number, game in enumerate(games)
+        for side in (Side.LEFT, Side.RIGHT)
+    ]
+    text = summary(reports)
+    save(f"accuracy-fake-time-{pace}", text)
+    assert_every_game_exact(reports, text)
+    habits = set().union(*(r.habits for r in reports))
+    assert habits >= {"press-early", "press-looked", "press-forgot"}, text
+
+
+@pytest.mark.no_cover
+def test_the_time_added_after_move_40_is_in_the_time_of_the_40th_press():
+    """A two-period control on the simulated clock, 90 minutes for 40 moves, 30 more, 30 s
+    a move: the long real games played through move 40 at a hall's pace."""
+    control = TimeControl.parse("90/40:30+30")
+    long_games = [game for game in real_games() if len(game.moves) >= 82]
+    reports = [
+        play_game(
+            game, seed=number, noise=NoiseModel.messy(), time_control=control, white_side=side
+        )
+        for number, game in enumerate(long_games)
+        for side in (Side.LEFT, Side.RIGHT)
+    ]
+    text = summary(reports)
+    assert len(reports) >= 4, text
+    assert_every_game_exact(reports, text)
+    for report in reports:
+        presses = report.presses
+        # Each side's 40th press: its time jumps by the 30 minutes (less what the move took).
+        assert presses[79] - presses[77] > 29 * 60, text
+        assert presses[80] - presses[78] > 29 * 60, text
+        assert presses[77] - presses[75] < 60, text
 
 
 #: A pace's real-time sample: its speed (the hall's at twice, as the gate; the others as

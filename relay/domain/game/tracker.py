@@ -273,7 +273,9 @@ class PositionTracker:
         pressed = previous is not None and view.to_move != previous.to_move
         events = self.judge_waiting_press(now, wall_time) if pressed else []
         self._clock = view
-        self._clock_presses.read(now, self._silence())
+        self._clock_presses.read(
+            now, self._silence(), was_running=previous is None or previous.running
+        )
         if pressed:
             events += self._press_time(not view.to_move, view, wall_time)
             self._clock_presses.count(view.to_move, self.board.turn)
@@ -529,8 +531,11 @@ class PositionTracker:
         now, if the board still shows the game as decided (the opponent's first touch ends
         the wait: the lever may be ahead of the record then, this press ending a move the
         board shows but the record has not decided yet). Any other press may end a move not
-        yet decided and is kept until one is."""
+        yet decided and is kept until one is. The first press seen after the clock's
+        readings went missing ends no move: which one it ends is not known."""
         seconds = float(view.seconds(presser))
+        if not self._clock_presses.sure():
+            return []
         if self._clock_presses.handed_over or presser == self.board.turn:
             self._clock_presses.ended_a_move(presser, seconds)
             return []

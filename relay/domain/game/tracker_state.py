@@ -128,6 +128,9 @@ class ClockPresses:
     #: last changed (presses may then be missing too).
     reading_at: float | None = None
     silent: bool = False
+    #: Readings went missing since the last press seen: whose move the next press seen
+    #: ends is not known.
+    unsure: bool = False
     #: A press decided the last move: until when the board may still be reporting the rest
     #: of it (a sweep that came late), and whether its next change came in time.
     sweep_grace: float | None = None
@@ -140,11 +143,17 @@ class ClockPresses:
     #: just decided): it is complete as soon as the board shows it.
     owed: chess.Color | None = None
 
-    def read(self, now: float, silence: float) -> None:
+    def read(self, now: float, silence: float, *, was_running: bool = True) -> None:
         """A reading came at ``now``; a gap longer than ``silence`` means readings (and
-        perhaps presses) went missing."""
+        perhaps presses) went missing. ``was_running``: the clock ran at the last reading
+        (a stopped clock reports only what changes, and nobody presses for a move on it)."""
         if self.reading_at is not None and now - self.reading_at > silence:
             self.silent = True
+            if was_running:
+                # The lever may have gone to and fro unseen: the presses kept so far, and
+                # the next one seen, may not line up with the moves they would end.
+                self.readings = []
+                self.unsure = True
         self.reading_at = now
 
     def counting(self, running: bool, now: float, silence: float) -> bool:
@@ -190,6 +199,13 @@ class ClockPresses:
 
     def judged(self) -> None:
         self.press = None
+
+    def sure(self) -> bool:
+        """Whether the press just seen can be matched to a move: not the first after a
+        silence (its presser's time is that of their latest press, for which move is not
+        known). Asked once per press."""
+        sure, self.unsure = not self.unsure, False
+        return sure
 
     def ended_a_move(self, presser: chess.Color, seconds: float) -> None:
         """A press that may end a move not yet decided: ``presser``'s time at it."""
