@@ -264,10 +264,11 @@ def press_reading(report: GameReport, board: VirtualBoard, step: Step, now: floa
     """After a step of the hands: if it was a move's press, the mover's time the clock shows
     now (increment included, where the clock adds it at the press) is that move's truth."""
     clock = board.clock
-    if step.ply and isinstance(step.action, PressLever) and clock is not None:
-        if step.ply not in report.presses:
-            shown = clock.side_reading(step.action.side, now).total_seconds
-            report.presses[step.ply] = float(shown)
+    pressed = step.ply and isinstance(step.action, PressLever)
+    if pressed and clock is not None and step.ply not in report.presses:
+        assert isinstance(step.action, PressLever)
+        shown = clock.side_reading(step.action.side, now).total_seconds
+        report.presses[step.ply] = float(shown)
 
 
 def clock_table(reports: Sequence[GameReport]) -> list[str]:

@@ -4,9 +4,10 @@ A player lets go of the piece, looks, then presses; some write the move down fir
 then one forgets and presses only when they notice, seconds later; in fast chess the hand
 goes from the piece to the clock at once, and the press comes before the board's next
 sweep has seen the piece's square (a sweep takes 200-250 ms). :class:`PressHabits` draws,
-per move, how long after the move's last touch its press comes. Every named pace has its own (:data:`boardsim.pace.PACES`), and the
-noise model says how often they are used (``NoiseModel.human_presses``; otherwise the press
-comes one "between touches" pause after the last touch, as before).
+per move, how long after the move's last touch its press comes. Every named pace has its
+own (:data:`boardsim.pace.PACES`), and the noise model says how often they are used
+(``NoiseModel.human_presses``; otherwise the press comes one "between touches" pause after
+the last touch, as before).
 
 Draws use the caller's seeded ``random.Random``.
 """

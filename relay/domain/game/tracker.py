@@ -882,9 +882,7 @@ class PositionTracker:
         movers = [board.turn if index % 2 == 0 else not board.turn for index in range(len(moves))]
         times = self._clock_presses.times_of(movers)
         to_move = board.turn if len(moves) % 2 == 0 else not board.turn
-        left_over = self._clock_presses.left_over(
-            sum(time is not None for time in times), to_move
-        )
+        left_over = self._clock_presses.left_over(sum(time is not None for time in times), to_move)
         for move, clock in zip(moves, times, strict=True):
             san = board.san(move)
             self._push(move)

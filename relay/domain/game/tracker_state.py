@@ -219,7 +219,7 @@ class ClockPresses:
 
     def times_of(self, movers: list[chess.Color]) -> list[float | None]:
         """The time at each mover's press for moves about to be decided, by ``movers``
-        (their colours in order), and the presses left for moves after them.
+        (their colours in order).
 
         The lever goes from side to side, and the last mover's press after the last
         decision is not among these: the presses since then, oldest first, end the moves
@@ -227,12 +227,10 @@ class ClockPresses:
         get no time rather than another one, and nothing is left over.
         """
         times: list[float | None] = [None] * len(movers)
-        matched = 0
         for index, (presser, seconds) in enumerate(self.readings[: len(movers)]):
             if presser != movers[index]:
                 return times
             times[index] = seconds
-            matched += 1
         return times
 
     def left_over(self, decided: int, to_move: chess.Color) -> list[tuple[chess.Color, float]]:

@@ -105,9 +105,7 @@ def _named(schema: dict[str, Any]) -> bool:
 AT = 1_700_000_000.25
 SAMPLES: list[ev.LoggedEvent] = [
     ev.MoveMade(ply=1, uci="e2e4", san="e4", fen="8/8/8/8/8/8/8/8 b - - 0 1", at=AT, clock=5399),
-    ev.MoveCorrected(
-        ply=1, uci="e2e3", san="e3", fen="x", replaced="e2e4", at=AT, unclocked=True
-    ),
+    ev.MoveCorrected(ply=1, uci="e2e3", san="e3", fen="x", replaced="e2e4", at=AT, unclocked=True),
     ev.MoveClocked(ply=1, clock=5399.0, at=AT),
     ev.TakenBack(ply=0, fen="x", at=AT),
     ev.NewGame(rotated=False, at=AT),
