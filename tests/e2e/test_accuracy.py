@@ -125,25 +125,6 @@ def test_the_whole_corpus_is_reconstructed_exactly_in_fake_time(shard):
 
 
 @pytest.mark.no_cover
-@pytest.mark.parametrize("pace", ["blitz", "lightning"])
-def test_fast_paces_give_every_move_its_movers_own_time_in_fake_time(pace):
-    """The real games at a fast pace, both clock sides, pressed as people press: a look
-    first, some before the piece has landed, a press forgotten now and then; the increment
-    (blitz 3+2) is in the time of the press."""
-    games = real_games()
-    reports = [
-        play_game(game, seed=number, noise=NoiseModel.messy(), pace=pace, white_side=side)
-        for number, game in enumerate(games)
-        for side in (Side.LEFT, Side.RIGHT)
-    ]
-    text = summary(reports)
-    save(f"accuracy-fake-time-{pace}", text)
-    assert_every_game_exact(reports, text)
-    habits = set().union(*(r.habits for r in reports))
-    assert habits >= {"press-early", "press-looked", "press-forgot"}, text
-
-
-@pytest.mark.no_cover
 def test_the_time_added_after_move_40_is_in_the_time_of_the_40th_press():
     """A two-period control on the simulated clock, 90 minutes for 40 moves, 30 more, 30 s
     a move: the long real games played through move 40 at a hall's pace."""
