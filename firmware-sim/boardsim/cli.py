@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_.add_argument(
         "--time-control",
         default=None,
-        help="clock time control, e.g. 90+30, 5d3, 5b3, 1 (default: the pace's)",
+        help="clock time control, e.g. 90+30, 5d3, 5b3, 1, 90/40:30+30 (default: the pace's)",
     )
     serve_.add_argument("--no-clock", action="store_true", help="boards without a clock")
     serve_.add_argument(

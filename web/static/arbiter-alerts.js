@@ -6,7 +6,8 @@ import { $, actionButton, el } from "/static/dom.js";
 import { shownResult } from "/static/scores.js";
 import { duration, timeOfDay } from "/static/time-text.js";
 import { choosePenalty } from "/static/arbiter-changes.js";
-import { openRepairs } from "/static/arbiter-corrections.js";
+import { openRepairs, proposeOrder } from "/static/arbiter-corrections.js";
+import { moveLabel } from "/static/relay.js";
 import { state } from "/static/arbiter-state.js";
 
 const ALERTS_KEPT = 200;
@@ -22,9 +23,10 @@ const ALERT_WORDS = {
   "both-flags": "both flags have fallen",
   "draw-claim": "a correct draw claim on the scoresheet: end the game drawn",
   "wrong-claim": "a wrong draw claim: two minutes to the opponent (9.5.3), one in rapid and blitz",
+  "uncertain-order": "moves caught up in an order the board cannot confirm",
 };
 // Alerts that get a kind of their own in the feed (and the buttons that go with it).
-const OWN_KIND = new Set(["illegal-position", "wrong-claim"]);
+const OWN_KIND = new Set(["illegal-position", "wrong-claim", "uncertain-order"]);
 
 // An event of the round's stream, applied to `game`: an alert when it is one to show.
 export function alertForEvent(game, message) {
@@ -40,6 +42,21 @@ export function alertForEvent(game, message) {
   // Who claimed: "White claims a draw by ...".
   const claimant = kind === "wrong-claim" ? /^(White|Black) claims/.exec(message.data.detail || "") : null;
   if (claimant) item.dataset.claimant = claimant[1].toLowerCase();
+  if (kind === "uncertain-order") offerOrders(item, game.id, message.data);
+}
+
+// One button per other order the board fits: the correction, to review and confirm.
+function offerOrders(item, gameId, d) {
+  const head = item.querySelector(".alert-head");
+  for (const order of d.orders || []) {
+    const words = order.map((san, index) => {
+      const ply = d.ply + index;
+      return ply % 2 === 1 || index === 0 ? moveLabel(ply, san) : san;
+    }).join(" ");
+    const use = actionButton("small correct", `Use ${words}…`);
+    use.addEventListener("click", () => proposeOrder(gameId, d.ply, order));
+    head.append(use);
+  }
 }
 
 // What was already waiting when the console opened.
@@ -63,7 +80,8 @@ function describe(kind, d) {
   switch (kind) {
     case "alert": {
       const words = ALERT_WORDS[d.alert] || d.alert;
-      const level = d.alert === "position-restored" ? "info" : "bad";
+      const level = d.alert === "position-restored" ? "info"
+        : d.alert === "uncertain-order" ? "warn" : "bad";
       return [level, d.detail ? `${words}: ${d.detail}` : words];
     }
     case "illegal-move": {

@@ -91,6 +91,24 @@ function showRepairs(found) {
   };
 }
 
+// An uncertain-order alert's other order, put to the arbiter as the correction it is: the
+// moves from the alert's ply on replaced by that order and the moves played since (the same
+// position follows either order, so they stay as they were).
+export async function proposeOrder(gameId, ply, order) {
+  $("correct-game").value = String(gameId);
+  clearResults();
+  let moves;
+  try {
+    moves = (await call(`/api/games/${gameId}`)).moves;
+  } catch (error) {
+    say(`Could not read the game: ${explain(error)}`, "error");
+    return;
+  }
+  const since = moves.slice(ply - 1 + order.length).map((move) => move.san);
+  review(gameId, ply, [...order, ...since], "the other order the board fits (uncertain-order alert)");
+  $("corrections-card").scrollIntoView({ block: "start" });
+}
+
 // The squares to set, outlined on both diagrams.
 function markSquares(board, squares) {
   for (const cell of board.children) {

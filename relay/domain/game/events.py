@@ -181,7 +181,11 @@ class ArbiterAlert:
     ``promotion-assumed`` (a queen was assumed for a piece the board cannot tell),
     ``dead-position`` (a locked position no material rule sees), ``both-flags``;
     ``draw-claim`` and ``wrong-claim`` (a draw claimed on the scoresheet, correct or not:
-    :mod:`relay.domain.game.draw_claims`).
+    :mod:`relay.domain.game.draw_claims`); ``uncertain-order``: plies caught up after the
+    board was not seen make them (a link down, an agent restarted) and more than one order of
+    legal moves explains the jump as well as the one recorded: ``ply`` is the first of them,
+    and ``orders`` the other orders, each in SAN from that ply (the arbiter's correction
+    replaces the moves with one of them).
     """
 
     kind: ClassVar[str] = "alert"
@@ -189,6 +193,7 @@ class ArbiterAlert:
     detail: str
     ply: int
     at: float
+    orders: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,9 +441,11 @@ def is_logged(event: GameEvent) -> bool:
 
 def event_data(event: GameEvent) -> dict[str, Any]:
     """The JSON-ready fields of an event (its kind is stored beside them). A move's
-    ``untimed`` and ``unclocked`` are left out when false, as every move stored before
-    them has them."""
+    ``untimed`` and ``unclocked`` are left out when false, and an alert's ``orders`` when
+    empty, as every event stored before them has them."""
     data = asdict(event)
+    if isinstance(event, ArbiterAlert) and not event.orders:
+        del data["orders"]
     if isinstance(event, MoveMade | MoveCorrected):
         for flag in ("untimed", "unclocked"):
             if flag in data and not data[flag]:
@@ -459,6 +466,9 @@ def event_from_data(kind: str, data: Mapping[str, Any]) -> GameEvent:
             return Waiting(missing=tuple(data["missing"]), at=data["at"])
         if cls is MovesReplaced:
             return MovesReplaced(**{**data, "uci": tuple(data["uci"])})
+        if cls is ArbiterAlert:
+            orders = tuple(tuple(order) for order in data.get("orders", ()))
+            return ArbiterAlert(**{**data, "orders": orders})
         if cls is ClockSideDecided:
             clocks = tuple((int(ply), float(seconds)) for ply, seconds in data.get("clocks", ()))
             return ClockSideDecided(**{**data, "clocks": clocks})

@@ -77,12 +77,13 @@ class Settling:
         return max(2 * self.link_seconds, 0.5 * self.settle_seconds)
 
     def faster(self, speed: float) -> Settling:
-        """Every window divided by ``speed``: for simulations played faster than life."""
+        """Every window of the hands and the board divided by ``speed``: for simulations
+        played faster than life. The clock's silence stays as it is: a clock reports as its
+        display changes, once a second of real time however fast the game is played."""
         return replace(
             self,
             settle_seconds=self.settle_seconds / speed,
             recover_seconds=self.recover_seconds / speed,
             alert_seconds=self.alert_seconds / speed,
             link_seconds=self.link_seconds / speed,
-            clock_silence_seconds=self.clock_silence_seconds / speed,
         )

@@ -35,7 +35,7 @@ for the event stamps); the tracker never reads a clock and does no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -126,6 +126,40 @@ class _Promotion:
     @property
     def ambiguous(self) -> bool:
         return self.shown is not None and not self.pawn_left
+
+
+def _sans(board: chess.Board, moves: Sequence[chess.Move]) -> list[str]:
+    """``moves`` from ``board`` in SAN (the board is left as it was)."""
+    sans = []
+    for move in moves:
+        sans.append(board.san(move))
+        board.push(move)
+    for _ in moves:
+        board.pop()
+    return sans
+
+
+def _numbered(board: chess.Board, moves: Sequence[chess.Move]) -> str:
+    """``moves`` from ``board`` as a scoresheet writes them: "9. e3 c6 10. h5"."""
+    return board.variation_san(list(moves))
+
+
+def _men_of(placements: Iterable[Placement]) -> tuple[int, ...]:
+    """Per colour and kind of man, the squares any of ``placements`` has one on."""
+    men = [0] * 12
+    for placement in placements:
+        kinds = (
+            placement.pawns,
+            placement.knights,
+            placement.bishops,
+            placement.rooks,
+            placement.queens,
+            placement.kings,
+        )
+        for index, kind in enumerate(kinds):
+            men[index] |= kind & placement.white
+            men[6 + index] |= kind & placement.black
+    return tuple(men)
 
 
 class PositionTracker:
@@ -450,15 +484,44 @@ class PositionTracker:
         clock's presses account for (three plies at most without a running clock to count
         them); among transpositions, the one whose positions the board was seen passing
         through. ``every_ply_pressed``: the newest ply's mover has pressed too."""
-        seen = set(self._pending.trail)
         most = _MOST_MISSED if self._counting_presses() else _MOST_MISSED_UNCOUNTED
         for plies in range(2, most + 1):
             if not self._clock_allows(plies, every_ply_pressed=every_ply_pressed):
                 return []
             sequences = all_sequences(self.board, placement, plies)
             if sequences:
-                return max(sequences, key=lambda moves: self._sightings(moves, seen))
+                return self._best_orders(sequences)[0]
         return []
+
+    def _best_orders(self, sequences: list[list[chess.Move]]) -> list[list[chess.Move]]:
+        """The sequences the evidence supports best, the first of them the one recorded:
+        the most positions on the way the board was seen showing, then the fewest men the
+        board was seen showing on a square no position on the way has them on (a pawn seen
+        on c4 is c2-c4, not c2-c3, whatever took it next)."""
+        seen = set(self._pending.trail)
+        shown = _men_of(seen)
+
+        def evidence(moves: list[chess.Move]) -> tuple[int, int]:
+            way = _men_of(self._positions_on_the_way(moves))
+            unexplained = sum(
+                (mine & ~theirs).bit_count() for mine, theirs in zip(shown, way, strict=True)
+            )
+            return self._sightings(moves, seen), -unexplained
+
+        scored = [(evidence(moves), moves) for moves in sequences]
+        best = max(score for score, _ in scored)
+        return [moves for score, moves in scored if score == best]
+
+    def _positions_on_the_way(self, moves: list[chess.Move]) -> list[Placement]:
+        """The positions ``moves`` pass through, the start and the end included."""
+        board = self.board
+        positions = [Placement.of_board(board)]
+        for move in moves:
+            board.push(move)
+            positions.append(Placement.of_board(board))
+        for _ in moves:
+            board.pop()
+        return positions
 
     def _clock_allows(self, plies: int, *, every_ply_pressed: bool = False) -> bool:
         """Whether a running clock saw enough presses for ``plies`` missed moves.
@@ -879,6 +942,7 @@ class PositionTracker:
     ) -> list[GameEvent]:
         events: list[GameEvent] = []
         board = self.board
+        uncertain = self._uncertain_order(moves, wall_time) if recovered else []
         movers = [board.turn if index % 2 == 0 else not board.turn for index in range(len(moves))]
         times = self._clock_presses.times_of(movers)
         to_move = board.turn if len(moves) % 2 == 0 else not board.turn
@@ -908,7 +972,32 @@ class PositionTracker:
         self._forget_decision(confirmed=confirmed)
         if all(time is not None for time in times):
             self._clock_presses.carry(left_over)
-        return events + self._restored(wall_time) + self._judge(wall_time)
+        return events + uncertain + self._restored(wall_time) + self._judge(wall_time)
+
+    def _uncertain_order(self, moves: Sequence[chess.Move], wall_time: float) -> list[GameEvent]:
+        """Moves caught up together (the board not seen making them): if other orders of as
+        many legal moves reach the same position and the evidence supports them as well,
+        the arbiter is told which plies and which other orders, to correct in one step."""
+        if len(moves) < 2:
+            return []
+        board = self.board
+        for move in moves:
+            board.push(move)
+        reached = Placement.of_board(board)
+        for _ in moves:
+            board.pop()
+        best = self._best_orders(all_sequences(board, reached, len(moves)))
+        others = [order for order in best if order != list(moves)]
+        if not others:
+            return []
+        first = self.ply + 1
+        recorded, *alternatives = (_numbered(board, order) for order in [list(moves), *others])
+        detail = (
+            f"plies {first}-{first + len(moves) - 1} were not seen played and are recorded as "
+            f"{recorded}; the board fits " + " or ".join(alternatives) + " as well"
+        )
+        orders = tuple(tuple(_sans(board, order)) for order in others)
+        return [ArbiterAlert("uncertain-order", detail, first, wall_time, orders)]
 
     def _correct(self, move: chess.Move, wall_time: float) -> list[GameEvent]:
         # The last move replaced: a press that confirmed it and the trail still hold; only
