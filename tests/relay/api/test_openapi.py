@@ -115,7 +115,7 @@ SAMPLES: list[ev.LoggedEvent] = [
         player="white", count=1, penalty="add-time", seconds=120, reason="r", at=AT
     ),
     ev.ClaimsChanged(ply=9, claims=(ev.Claim("threefold", False, ("Nf3",)),), at=AT),
-    ev.ArbiterAlert(alert="illegal-position", detail="d", ply=3, at=AT),
+    ev.ArbiterAlert(alert="uncertain-order", detail="d", ply=3, at=AT, orders=(("h3", "c6"),)),
     ev.ResultSet(result=Result.BLACK_WINS, by="arb", reason="r", at=AT, forfeit=True),
     ev.ResultVerified(result=Result.BLACK_WINS, by="arb", at=AT),
     ev.MovesReplaced(ply=3, uci=("g1f3", "b8c6"), by="arb", reason="r", at=AT),
