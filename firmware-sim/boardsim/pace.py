@@ -74,8 +74,9 @@ class Pace:
     #: When its players press the clock after a move (used as the noise model says).
     presses: PressHabits = field(default_factory=PressHabits)
     #: The least time from a move's last touch to the reply's first: a player answers a
-    #: move they have seen land, however early its mover pressed.
-    reaction_seconds: float = 0.2
+    #: move they have seen land, however early its mover pressed (0 for hands that only
+    #: feed a board as fast as it reads, as protocol tests do).
+    reaction_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         jitters = (self.jitter, self.jitter if self.touch_jitter is None else self.touch_jitter)
@@ -137,7 +138,15 @@ class Pace:
 
 
 #: Tournament pace, thinking squeezed: what the demo and the accuracy gate play.
-HALL = Pace(ply_seconds=1.5, touch_seconds=0.12, jitter=0.5, presses=HALL_PRESSES)
+#: A player sees a move land before answering it: 0.2 s at least, at every named pace.
+REACTION_SECONDS = 0.2
+HALL = Pace(
+    ply_seconds=1.5,
+    touch_seconds=0.12,
+    jitter=0.5,
+    presses=HALL_PRESSES,
+    reaction_seconds=REACTION_SECONDS,
+)
 #: G/1: 0.15-0.55 s of thought, 0.10-0.20 s between touches, 60 s a player.
 LIGHTNING = Pace(
     ply_seconds=0.35,
@@ -146,10 +155,16 @@ LIGHTNING = Pace(
     touch_jitter=1 / 3,
     game_seconds=60.0,
     presses=LIGHTNING_PRESSES,
+    reaction_seconds=REACTION_SECONDS,
 )
 #: 1.5-4.5 s of thought, 0.10-0.20 s between touches.
 BLITZ = Pace(
-    ply_seconds=3.0, touch_seconds=0.15, jitter=0.5, touch_jitter=1 / 3, presses=BLITZ_PRESSES
+    ply_seconds=3.0,
+    touch_seconds=0.15,
+    jitter=0.5,
+    touch_jitter=1 / 3,
+    presses=BLITZ_PRESSES,
+    reaction_seconds=REACTION_SECONDS,
 )
 #: Blitz on a 3-minute clock whose last 20 plies are played at lightning pace.
 SCRAMBLE = replace(

@@ -16,8 +16,9 @@ from boardsim.cli import build_parser, load_games, main, options_of
 from boardsim.clock import Bonus, TimeControl
 from boardsim.faults import Fault, FaultKind
 from boardsim.noise import NoiseModel
-from boardsim.pace import LIGHTNING, SCRAMBLE, Pace
+from boardsim.pace import HALL, LIGHTNING, SCRAMBLE, Pace
 from boardsim.performance import ClockSide
+from boardsim.presses import HALL_PRESSES
 from boardsim.scanner import ScanTiming
 from boardsim.service import ServeOptions, serve
 from boardsim.wire import bus_command
@@ -142,7 +143,7 @@ def test_default_options_are_the_clean_demo() -> None:
     chosen = options()
 
     assert chosen.noise == NoiseModel.clean()
-    assert chosen.pace == Pace(1.5, 0.12)
+    assert chosen.pace == HALL == Pace(1.5, 0.12, presses=HALL_PRESSES, reaction_seconds=0.2)
     assert chosen.timing.scan is None
     assert chosen.byte_seconds is None
     assert chosen.time_control == TimeControl(5400, 30)
@@ -202,7 +203,7 @@ def test_ply_and_touch_seconds_replace_the_pace_s_own() -> None:
     chosen = options("--pace", "lightning", "--ply-seconds", "0.5", "--touch-seconds", "0.2")
 
     assert chosen.pace == replace(LIGHTNING, ply_seconds=0.5, touch_seconds=0.2)
-    assert options("--ply-seconds", "2").pace == Pace(2.0, 0.12)
+    assert options("--ply-seconds", "2").pace == replace(HALL, ply_seconds=2.0)
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,7 @@ def test_every_named_pace_comes_with_a_time_control_the_clock_takes() -> None:
     assert TimeControl.parse(TIME_CONTROLS["blitz"]) == TimeControl(180, 2)
     assert TimeControl.parse(TIME_CONTROLS["scramble"]) == TimeControl(180, 0)
     assert TimeControl.parse(TIME_CONTROLS["hall"]) == TimeControl(5400, 30)
-    assert named_pace("hall") == HALL == Pace(1.5, 0.12, 0.5)
+    assert named_pace("hall") == HALL == Pace(1.5, 0.12, 0.5, reaction_seconds=0.2)
     with pytest.raises(ValueError, match="bullet"):
         named_pace("bullet")
 

@@ -34,6 +34,9 @@ from boardsim.noise import NoiseModel
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "artifacts"
 
 
+#: Not traced for coverage (four times as long under the tracer): the unit tests cover the
+#: code these games run.
+@pytest.mark.no_cover
 @pytest.mark.parametrize(
     ("pace", "exact_share"), [("lightning", 0.98), ("scramble", 1.0), ("blitz", 1.0)]
 )
