@@ -749,13 +749,7 @@ class PositionTracker:
         moves = moves_shown(self.board, trail[: end + 1])
         if not moves:
             return None
-        board = self.board
-        for move in moves:
-            board.push(move)
-        reached = Placement.of_board(board)
-        for _ in moves:
-            board.pop()
-        if reached != shown:
+        if self._positions_on_the_way(moves)[-1] != shown:
             return None
         if self.rules.moves_need_press and not self._clock_allows(
             len(moves), every_ply_pressed=True
@@ -981,11 +975,7 @@ class PositionTracker:
         if len(moves) < 2:
             return []
         board = self.board
-        for move in moves:
-            board.push(move)
-        reached = Placement.of_board(board)
-        for _ in moves:
-            board.pop()
+        reached = self._positions_on_the_way(list(moves))[-1]
         best = self._best_orders(all_sequences(board, reached, len(moves)))
         others = [order for order in best if order != list(moves)]
         if not others:

@@ -74,8 +74,7 @@ async def test_a_press_after_the_decision_reaches_the_stream_the_store_and_every
         link.flush()
         move = await until("move")
         assert (move.data["clock"], move.data["unclocked"]) == (None, True)
-        await asyncio.sleep(1.0)  # the player looks, then presses
-        virtual.press_lever(Side.LEFT)
+        virtual.press_lever(Side.LEFT)  # the press after the decision, as a player who looked
         shown = float(clock.side_reading(Side.LEFT).total_seconds)  # increment included
         link.flush()
         clocked = await until("move-clock")
