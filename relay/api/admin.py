@@ -64,6 +64,7 @@ async def load(
     except ConflictError as error:
         raise HTTPException(409, str(error)) from None
     hub.views.close()  # pairings may have changed: read rounds again when asked
+    not_followed = await hub.follow_eboards_as_stored(report.changed_boards)
     return EventLoaded(
         tournament_id=report.tournament_id,
         created=report.created,
@@ -71,4 +72,6 @@ async def load(
         boards=report.boards,
         rounds=report.rounds,
         games=report.games,
+        notes=list(report.notes),
+        not_followed=not_followed,
     )

@@ -13,7 +13,12 @@ from relay.api.deps import HubDep, OperatorDep
 from relay.api.device_access import ScoresheetDep
 from relay.api.ids import BodyId, EBoardId, GameId
 from relay.api.refusals import refusals
-from relay.api.schemas.boards import BoardAssignment, EBoardClockSide, GameBoardState
+from relay.api.schemas.boards import (
+    BoardAssignment,
+    EBoardClockSide,
+    EBoardPort,
+    GameBoardState,
+)
 from relay.api.schemas.games import DrawOfferState
 from relay.domain.clock.orientation import ClockSide
 from relay.domain.game.draw_offers import DrawOfferError
@@ -57,6 +62,30 @@ async def clock_side(
         eboard = await hub.set_clock_side(eboard_id=eboard_id, clock=body.clock, who=who)
     return EBoardClockSide.model_validate(
         {"id": eboard.id, "number": eboard.number, "clock": eboard.clock}
+    )
+
+
+class PortIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(
+        min_length=1,
+        max_length=500,
+        pattern=r"^[^\s\x00-\x1f\x7f]+$",
+        description="where the board is now: anything pyserial opens (/dev/ttyACM1, "
+        "/dev/serial/by-id/..., socket://host:port) or agent://AGENT/BOARD",
+    )
+
+
+@router.put("/eboards/{eboard_id}/port")
+async def port(hub: HubDep, who: OperatorDep, eboard_id: EBoardId, body: PortIn) -> EBoardPort:
+    """Move the electronic board to another port (a USB board replugged or a machine
+    restarted gives it another ``/dev/ttyACM*``). A game following it follows it there from
+    now on; the change is audited."""
+    with refusals(f"electronic board {eboard_id}"):
+        eboard, not_followed = await hub.set_eboard_url(eboard_id=eboard_id, url=body.url, who=who)
+    return EBoardPort.model_validate(
+        {"id": eboard.id, "number": eboard.number, "url": eboard.url, "not_followed": not_followed}
     )
 
 

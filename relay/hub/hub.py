@@ -7,7 +7,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
 from sqlalchemy import Engine
@@ -49,6 +49,7 @@ from relay.store.tournaments import (
     get_game,
     list_games,
     set_eboard_clock,
+    set_eboard_url,
 )
 
 log = logging.getLogger(__name__)
@@ -173,7 +174,7 @@ class Hub:
         the key names a device by its real path (``/dev/serial/by-id/...`` and the
         ``/dev/ttyACM0`` it links to are one board).
         """
-        key = await asyncio.to_thread(os.path.realpath, url) if url.startswith("/") else url
+        key = await _port_key(url)
         while (holder := self._port_holder(key, for_game)) is not None:
             if holder in self._attaching:
                 raise BoardInUseError(f"the board at {url} is being attached to game {holder}")
@@ -317,6 +318,62 @@ class Hub:
                 session.set_clock_side(clock)
         return eboard
 
+    async def set_eboard_url(
+        self, *, eboard_id: int, url: str, who: Identity
+    ) -> tuple[EBoard, dict[int, str]]:
+        """Move an electronic board to another port (a USB board replugged comes back as
+        another ``/dev/ttyACM*``). A game following it is followed on the new port from now
+        on, from its stored log as after a restart. Returns the board, and the games whose
+        board could not be opened there, with the reason (attach them again later)."""
+
+        def work(session: Session) -> EBoard:
+            before = get_eboard(session, eboard_id=eboard_id).url
+            eboard = set_eboard_url(session, eboard_id=eboard_id, url=url)
+            audit(
+                session,
+                who=who,
+                action="set-eboard-port",
+                target=f"eboard {eboard_id}",
+                detail={"before": before, "after": url},
+            )
+            session.commit()
+            return eboard
+
+        eboard = await self.recorder.run(work)
+        return eboard, await self.follow_eboards_as_stored((eboard_id,))
+
+    async def follow_eboards_as_stored(self, eboard_ids: Iterable[int]) -> dict[int, str]:
+        """The games following these electronic boards follow them as the store has them
+        now: a board on another port is opened there (the game resumes from its log); one
+        with another clock setting is read by it. Returns the games whose board could not
+        be opened, with the reason."""
+
+        def work(session: Session) -> list[tuple[int, EBoard]]:
+            return [
+                (game_id, get_eboard(session, eboard_id=eboard_id))
+                for eboard_id in eboard_ids
+                for game_id in games_on_eboard(session, eboard_id=eboard_id)
+            ]
+
+        failed: dict[int, str] = {}
+        for game_id, eboard in await self.recorder.run(work):
+            session = self.sessions.get(game_id)
+            if session is None:
+                continue
+            if session.orientation.setting != eboard.clock:
+                session.set_clock_side(clock_setting(eboard.clock))
+            if self._ports.get(game_id) == await _port_key(eboard.url):
+                continue
+            log.info("game %s: its board moved to %s", game_id, eboard.url)
+            with contextlib.suppress(KeyError):  # it went away meanwhile
+                await self.detach(game_id)
+            try:
+                await self.attach_game(game_id)
+            except (BoardUnavailableError, BoardInUseError) as error:
+                failed[game_id] = str(error)
+                log.error("game %s: %s", game_id, error)
+        return failed
+
     async def _attach(
         self,
         game_id: int,
@@ -420,3 +477,9 @@ class Hub:
         self._links.clear()
         self.views.close()
         self.recorder.close()
+
+
+async def _port_key(url: str) -> str:
+    """A port's name for telling boards apart: a device by its real path
+    (``/dev/serial/by-id/...`` and the ``/dev/ttyACM0`` it links to are one board)."""
+    return await asyncio.to_thread(os.path.realpath, url) if url.startswith("/") else url

@@ -80,6 +80,11 @@ class EBoard(SQLModel, table=True):
     #: Which side of the clock White's is: ``auto`` (decided from the clock's presses),
     #: ``white-left`` or ``white-right`` (see :mod:`relay.domain.clock.orientation`).
     clock: str = "auto"
+    #: What the event file said of ``url`` and ``clock`` when it was last loaded (None: the
+    #: board came from elsewhere). Loading the file again applies a value the file changed
+    #: since, and keeps one the operator changed on the console (:mod:`relay.store.setup`).
+    loaded_url: str | None = None
+    loaded_clock: str | None = None
 
 
 class Game(SQLModel, table=True):

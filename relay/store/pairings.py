@@ -16,7 +16,6 @@ from relay.domain.vocabulary import UnknownWordError
 from relay.store.models import (
     Bye,
     ClubGame,
-    EBoard,
     Game,
     GameEventRow,
     Player,
@@ -27,6 +26,7 @@ from relay.store.tournaments import (
     ConflictError,
     NotFoundError,
     create_round,
+    eboards_for_round,
     get_round,
     get_tournament,
 )
@@ -94,12 +94,7 @@ def set_pairings(
         seen.add(player_id)
     for _, kind in byes:
         _known(kind)
-    eboards = {
-        eboard.number: eboard.id
-        for eboard in session.exec(
-            select(EBoard).where(EBoard.tournament_id == round_.tournament_id)
-        )
-    }
+    eboards = eboards_for_round(session, round_=round_)
     # Club games tagged with the round's games (docs/ladders.md) keep their tags where the
     # same board has the same players after this; the others lose them. SQLite gives a new
     # row the id of a deleted one, so a tag left alone would follow another pairing.

@@ -1,8 +1,11 @@
 """Storing an event file: what is new is added, what is stored stays as it is.
 
 Loading the same file again (``relay serve EVENT_FILE`` after a restart) changes nothing;
-a file that gained a round or a board adds it. A file that contradicts what is stored (a
-round already paired differently) is refused as a whole, so nothing is half-loaded.
+a file that gained a round or a board adds it. A board whose port (``url``) or clock setting
+the file changed since it was last loaded takes the new value; one the file did not change
+keeps what the operator set on the console since. Either is said in the report's notes,
+never done in silence. A file that contradicts what is stored (a round already paired
+differently) is refused as a whole, so nothing is half-loaded.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from relay.domain.formats.event_file import EventSetup, PlayerSetup
+from relay.domain.formats.event_file import BoardSetup, EventSetup, PlayerSetup
 from relay.store.models import EBoard, Game, Player, Round, Tournament
 from relay.store.tournaments import (
     ConflictError,
@@ -20,6 +23,7 @@ from relay.store.tournaments import (
     create_game,
     create_round,
     create_tournament,
+    eboards_for_round,
     list_games,
 )
 
@@ -32,12 +36,20 @@ class LoadReport:
     boards: int
     rounds: int
     games: int
+    #: Stored boards whose port or clock setting the file changed (the hub follows them
+    #: again by it), by id.
+    changed_boards: tuple[int, ...] = ()
+    #: A line for each stored board the file differs from: what was applied, what kept.
+    notes: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         verb = "created" if self.created else "updated"
-        return (
-            f"tournament {self.tournament_id} {verb}: added {self.players} players, "
-            f"{self.boards} boards, {self.rounds} rounds, {self.games} games"
+        return "\n".join(
+            (
+                f"tournament {self.tournament_id} {verb}: added {self.players} players, "
+                f"{self.boards} boards, {self.rounds} rounds, {self.games} games",
+                *self.notes,
+            )
         )
 
 
@@ -79,17 +91,20 @@ def load_event(session: Session, setup: EventSetup) -> LoadReport:
             )
     eboards = {b.number: b for b in session.exec(select(EBoard).where(EBoard.tournament_id == tid))}
     added_boards = 0
+    changed: list[int] = []
+    notes: list[str] = []
     for wanted_board in setup.boards:
-        if wanted_board.number not in eboards:
-            eboards[wanted_board.number] = add_eboard(
-                session,
-                tournament_id=tid,
-                number=wanted_board.number,
-                url=wanted_board.url,
-                driver=wanted_board.driver,
-                clock=wanted_board.clock,
-            )
+        stored_board = eboards.get(wanted_board.number)
+        if stored_board is None:
+            eboards[wanted_board.number] = _add_eboard(session, tid, wanted_board)
             added_boards += 1
+            continue
+        said = _board_changes(stored_board, wanted_board)
+        notes += said.notes
+        if said.applied:
+            assert stored_board.id is not None
+            changed.append(stored_board.id)
+            session.add(stored_board)
     rounds = {r.number: r for r in session.exec(select(Round).where(Round.tournament_id == tid))}
     added_rounds = added_games = 0
     for wanted_round in setup.rounds:
@@ -106,6 +121,7 @@ def load_event(session: Session, setup: EventSetup) -> LoadReport:
             added_rounds += 1
         assert round_.id is not None
         stored_games = {game.board: game for game in list_games(session, round_id=round_.id)}
+        plan: dict[int, int] | None = None
         for board, (white, black) in enumerate(wanted_round.pairings, start=1):
             pair = (players[white].id, players[black].id)
             game = stored_games.get(board)
@@ -116,10 +132,64 @@ def load_event(session: Session, setup: EventSetup) -> LoadReport:
                         "differently; correct pairings through the API"
                     )
                 continue
-            eboard = eboards.get(board)
-            _new_game(session, round_.id, board, pair, eboard.id if eboard else None)
+            if plan is None:
+                session.flush()
+                plan = eboards_for_round(session, round_=round_)
+            _new_game(session, round_.id, board, pair, plan.get(board))
             added_games += 1
-    return LoadReport(tid, created, added_players, added_boards, added_rounds, added_games)
+    return LoadReport(
+        tid,
+        created,
+        added_players,
+        added_boards,
+        added_rounds,
+        added_games,
+        changed_boards=tuple(changed),
+        notes=tuple(notes),
+    )
+
+
+def _add_eboard(session: Session, tournament_id: int, board: BoardSetup) -> EBoard:
+    eboard = add_eboard(
+        session,
+        tournament_id=tournament_id,
+        number=board.number,
+        url=board.url,
+        driver=board.driver,
+        clock=board.clock,
+    )
+    eboard.loaded_url, eboard.loaded_clock = board.url, board.clock
+    return eboard
+
+
+@dataclass(frozen=True, slots=True)
+class _BoardChanges:
+    applied: bool
+    notes: tuple[str, ...]
+
+
+def _board_changes(stored: EBoard, wanted: BoardSetup) -> _BoardChanges:
+    """Bring ``stored`` up to the file where the file changed since it was last loaded;
+    where only the operator did, keep theirs. Says each difference in a line."""
+    applied = False
+    notes: list[str] = []
+    for what, field, loaded in (
+        ("port", "url", "loaded_url"),
+        ("clock setting", "clock", "loaded_clock"),
+    ):
+        now, new, before = getattr(stored, field), getattr(wanted, field), getattr(stored, loaded)
+        if new != before:  # the file changed (or never said): it is applied
+            setattr(stored, loaded, new)
+            if new != now:
+                setattr(stored, field, new)
+                applied = True
+                notes.append(f"board {stored.number}: {what} {new} (was {now})")
+        elif new != now:
+            notes.append(
+                f"board {stored.number}: {what} stays {now}, set since the file was loaded "
+                f"(the file still says {new}; edit the file to change it)"
+            )
+    return _BoardChanges(applied, tuple(notes))
 
 
 def _add_player(session: Session, tournament_id: int, player: PlayerSetup) -> Player:

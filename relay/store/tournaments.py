@@ -251,6 +251,41 @@ def set_eboard_clock(session: Session, *, eboard_id: int, clock: str) -> EBoard:
     return _add(session, eboard)
 
 
+def set_eboard_url(session: Session, *, eboard_id: int, url: str) -> EBoard:
+    """Move an electronic board to another port (a USB board replugged comes back as another
+    ``/dev/ttyACM*``); the games assigned to it keep it."""
+    eboard = get_eboard(session, eboard_id=eboard_id)
+    eboard.url = url
+    return _add(session, eboard)
+
+
+def eboards_for_round(session: Session, *, round_: Round) -> dict[int, int]:
+    """Which electronic board each board number of ``round_`` gets when it is paired: the
+    one that board number has now in this round, else in the latest earlier round that was
+    paired (so an operator's reassignment carries on into the next round), else the
+    e-board of the same number; an e-board goes to one board at most.
+
+    A board number that had no e-board before gets the one of its number if no other board
+    keeps it: a board added to the event file since is used, a broken one taken off comes
+    back and its attach says what is wrong.
+    """
+    numbered = {e.number: e.id for e in list_eboards(session, tournament_id=round_.tournament_id)}
+    before: dict[int, int] = {}
+    for earlier in reversed(list_rounds(session, tournament_id=round_.tournament_id)):
+        if earlier.number > round_.number or earlier.id is None:
+            continue
+        games = list_games(session, round_id=earlier.id)
+        if games:
+            before = {g.board: g.eboard_id for g in games if g.eboard_id is not None}
+            break
+    kept = set(before.values())
+    plan = dict(before)
+    for number, eboard_id in numbered.items():
+        if number not in plan and eboard_id is not None and eboard_id not in kept:
+            plan[number] = eboard_id
+    return plan
+
+
 def games_on_eboard(session: Session, *, eboard_id: int) -> list[int]:
     """The games, of any round, the electronic board is assigned to."""
     query = select(Game.id).where(Game.eboard_id == eboard_id)

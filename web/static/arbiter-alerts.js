@@ -140,6 +140,15 @@ export function addAlert(gameId, level, text, at, kind = "board") {
   return item;
 }
 
+// A board's trouble that is gone (connected again, followed, its battery changed): its
+// alert goes too, so the card lists what still needs the arbiter.
+export function clearBoardAlerts(gameId, keep) {
+  for (const item of $("alerts").querySelectorAll(`li[data-kind="board"][data-game-id="${gameId}"]`)) {
+    if (item.dataset.trouble && !keep.has(item.dataset.trouble)) item.remove();
+  }
+  updateAlertCount();
+}
+
 function updateAlertCount() {
   const count = $("alerts").children.length;
   $("alert-count").textContent = String(count);

@@ -6,7 +6,7 @@ import { clockNow, clockText } from "/static/relay.js";
 import { $, actionButton, el } from "/static/dom.js";
 import { playerName } from "/static/players.js";
 import { ago, timeOfDay } from "/static/time-text.js";
-import { addAlert } from "/static/arbiter-alerts.js";
+import { addAlert, clearBoardAlerts } from "/static/arbiter-alerts.js";
 import { busy, call, explain } from "/static/arbiter-calls.js";
 import { state } from "/static/arbiter-state.js";
 import { notice, tag } from "/static/arbiter-text.js";
@@ -134,12 +134,17 @@ function clockSide(row) {
   return node;
 }
 
-// A board that goes wrong is an alert too (the stream only carries what the games record).
+// A board that goes wrong is an alert too (the stream only carries what the games record),
+// and the alert goes once the trouble has.
 function watchHealth(row, before) {
   const had = new Set((before ? troubles(before) : []).map(([text]) => text));
-  for (const [text, level] of troubles(row)) {
-    if (!had.has(text)) addAlert(row.game_id, level === "bad" ? "bad" : "warn", `board ${text}`, null);
+  const now = troubles(row);
+  for (const [text, level] of now) {
+    if (had.has(text)) continue;
+    const item = addAlert(row.game_id, level === "bad" ? "bad" : "warn", `board ${text}`, null);
+    item.dataset.trouble = text;
   }
+  clearBoardAlerts(row.game_id, new Set(now.map(([text]) => text)));
 }
 
 function showHealth(row) {
@@ -192,8 +197,18 @@ function openAssign(gameId) {
     : `E-board ${row.eboard} is assigned${row.attached ? " and followed" : ", not followed"}.`;
   $("assign-current").textContent = now;
   $("assign-eboard").value = row.eboard_id ?? "";
+  const assigned = row.eboard_id !== null && row.eboard_id !== undefined;
+  $("assign-port-box").hidden = !assigned;
+  if (assigned) {
+    $("assign-port-title").textContent = `Port of e-board ${row.eboard}`;
+    $("assign-port").value = row.url || "";
+  }
   dialog.returnValue = "";
   dialog.onclose = async () => {
+    if (dialog.returnValue === "port") {
+      await movePort(game, row, $("assign-port").value.trim());
+      return;
+    }
     if (dialog.returnValue !== "assign") return;
     const text = $("assign-eboard").value.trim();
     const eboardId = text ? Number(text) : null;
@@ -212,6 +227,30 @@ function openAssign(gameId) {
     refreshBoards();
   };
   dialog.showModal();
+}
+
+// The e-board moved to another port (replugged, or the machine restarted); a game that does
+// not follow it yet is attached there when the box says so.
+async function movePort(game, row, url) {
+  if (!url) {
+    notice(`Board ${game.board}: a port is needed.`, "error");
+    return;
+  }
+  try {
+    const moved = await call(`/api/eboards/${row.eboard_id}/port`, { method: "PUT", body: { url } });
+    const failed = moved.not_followed[String(game.id)];
+    if (failed) {
+      notice(`Board ${game.board}: e-board ${moved.number} is on ${url}, not followed: ${failed}`, "error");
+    } else if (!row.attached && $("assign-attach").checked) {
+      await call(`/api/games/${game.id}/attach`, { method: "POST" });
+      notice(`Board ${game.board}: e-board ${moved.number} on ${url}, followed.`, "ok");
+    } else {
+      notice(`Board ${game.board}: e-board ${moved.number} is on ${url}.`, "ok");
+    }
+  } catch (error) {
+    notice(`Board ${game.board}: ${explain(error)}`, "error");
+  }
+  refreshBoards();
 }
 
 async function toggleAttach(gameId, button) {

@@ -78,3 +78,15 @@ class EBoardClockSide(Schema):
     id: int
     number: int
     clock: str = Field(description="white-left, white-right or auto")
+
+
+class EBoardPort(Schema):
+    """An electronic board moved to another port, and the games that could not follow it."""
+
+    id: int
+    number: int
+    url: str
+    not_followed: dict[int, str] = Field(
+        description="games following the board whose new port could not be opened, with the "
+        "reason (attach them again when the board is there)"
+    )

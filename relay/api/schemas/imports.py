@@ -14,6 +14,15 @@ class EventLoaded(Schema):
     boards: int
     rounds: int
     games: int
+    notes: list[str] = Field(
+        default=[],
+        description="a line for each stored board the file differs from: a port or clock "
+        "setting the file changed is applied; one changed on the console since is kept",
+    )
+    not_followed: dict[int, str] = Field(
+        default={},
+        description="games whose board could not be opened on its new port, with the reason",
+    )
 
 
 class TournamentImported(Schema):

@@ -34,7 +34,7 @@ from relay.hub.hub import (
 )
 from relay.store.event_log import append_events
 from relay.store.models import Game
-from relay.store.tournaments import set_eboard_clock
+from relay.store.tournaments import set_eboard_clock, set_eboard_url
 from tests.pairings import paired_round
 from tests.relay.hub.desk_fakes import (
     ARBITER,
@@ -394,6 +394,64 @@ async def test_a_changed_clock_setting_reaches_the_board_that_follows_a_game(
             {"before": "auto", "after": "white-right"},
         )
     ]
+
+
+async def test_a_board_moved_to_another_port_is_followed_there(engine, ports, tmp_path):
+    """A USB board replugged comes back as another device: the operator gives its new port
+    and the game follows it there, from its stored log; a port that cannot be opened is
+    said, and the game can be attached again later."""
+    old, new, gone = (device(tmp_path, name)[0] for name in ("ttyACM0", "ttyACM1", "ttyACM2"))
+    _, (game_id,) = _round(engine, ports=[old])
+    play(engine, game_id, "e4")
+    with Session(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert game.eboard_id is not None
+        eboard_id = game.eboard_id
+    async with hub_on(engine) as hub:
+        before = await hub.attach_game(game_id)
+        eboard, failed = await hub.set_eboard_url(eboard_id=eboard_id, url=new, who=ARBITER)
+        assert (eboard.url, failed) == (new, {})
+        assert before.ended.is_set()
+        assert ports.links[old].closed_with == "detached"
+        assert hub.sessions[game_id] is not before
+        ports.broken.add(gone)
+        _, failed = await hub.set_eboard_url(eboard_id=eboard_id, url=gone, who=ARBITER)
+        assert failed == {game_id: f"cannot open board port {gone}: no such device"}
+        assert game_id not in hub.sessions
+        _, failed = await hub.set_eboard_url(eboard_id=eboard_id, url=new, who=ARBITER)
+        assert failed == {}  # not followed: nothing to open
+        await hub.attach_game(game_id)
+    assert ports.opened == [(old, True), (new, True), (new, True)]
+    assert [row[1:] for row in audit_trail(engine)] == [
+        ("set-eboard-port", f"eboard {eboard_id}", "", {"before": old, "after": new}),
+        ("set-eboard-port", f"eboard {eboard_id}", "", {"before": new, "after": gone}),
+        ("set-eboard-port", f"eboard {eboard_id}", "", {"before": gone, "after": new}),
+    ]
+
+
+async def test_boards_changed_by_an_event_file_are_followed_as_stored(engine, ports, tmp_path):
+    """An event file loaded again may change a followed board's port and clock setting."""
+    old, new = (device(tmp_path, name)[0] for name in ("ttyACM0", "ttyACM1"))
+    _, (game_id,) = _round(engine, ports=[old])
+    async with hub_on(engine) as hub:
+        following = await hub.attach_game(game_id)
+        with Session(engine) as session:
+            game = session.get(Game, game_id)
+            assert game is not None
+            assert game.eboard_id is not None
+            set_eboard_clock(session, eboard_id=game.eboard_id, clock="white-right")
+            session.commit()
+            eboard_id = game.eboard_id
+        assert await hub.follow_eboards_as_stored([eboard_id]) == {}
+        assert hub.sessions[game_id] is following  # the same port: no need to open it again
+        assert following.white_on == "right"
+        with Session(engine) as session:
+            set_eboard_url(session, eboard_id=eboard_id, url=new)
+            session.commit()
+        assert await hub.follow_eboards_as_stored([eboard_id]) == {}
+        assert hub.sessions[game_id].white_on == "right"
+    assert ports.opened == [(old, False), (new, False)]
 
 
 async def test_the_board_goes_on_from_the_arbiters_correction(engine):

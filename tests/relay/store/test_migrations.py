@@ -125,6 +125,32 @@ def test_boards_stored_before_clock_settings_are_auto(tmp_path):
         engine.dispose()
 
 
+def test_boards_stored_before_file_settings_were_kept_take_their_own(tmp_path):
+    """A board stored before revision 0013 counts as loaded with its port and clock setting:
+    the same event file loaded again changes nothing, an edited one is applied."""
+    url = f"sqlite:///{tmp_path / 'r12.db'}"
+    old = create_engine(url)
+    try:
+        upgrade(old, "0012")
+        with old.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO tournament (id, name, site) VALUES (1, 'T', '?')"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO eboard (tournament_id, number, driver, url, clock)"
+                " VALUES (1, 1, 'dgt', '/dev/ttyACM0', 'white-right')"
+            )
+    finally:
+        old.dispose()
+    engine = open_store(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql("SELECT loaded_url, loaded_clock FROM eboard").all()
+        assert [tuple(row) for row in rows] == [("/dev/ttyACM0", "white-right")]
+    finally:
+        engine.dispose()
+
+
 def test_tournaments_stored_before_editions_name_none(tmp_path):
     # None: the C.07 edition in force at the tournament's start date.
     url = f"sqlite:///{tmp_path / 'r4.db'}"
