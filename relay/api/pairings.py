@@ -8,6 +8,7 @@ arbiter token and are audited; a round's pairings are public once the round is p
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from relay.api.deps import ArbiterDep, HubDep, SessionDep, ViewerDep
+from relay.api.games import visible_rounds
 from relay.api.ids import BodyCount, BodyId, RoundId, RoundNumber, StartNumber, TournamentId
 from relay.api.refusals import refusals
 from relay.api.schemas.pairings import (
@@ -33,11 +35,11 @@ from relay.domain.tournament.tie_break_editions import EDITIONS, parse_edition
 from relay.domain.tournament.tie_break_names import parse_order
 from relay.hub.pairing_desk import PairingRefusedError, RoundPairings
 from relay.hub.pairing_engine import PairingEngineError
-from relay.hub.standings import edition_of
+from relay.hub.standings import edition_of, player_standings, ranking_order
 from relay.store.access import audit
 from relay.store.models import Tournament
 from relay.store.pairings import set_tournament_rules
-from relay.store.tournaments import ConflictError, get_round, get_tournament
+from relay.store.tournaments import ConflictError, get_round, get_tournament, list_players
 
 router = APIRouter(prefix="/api", tags=["pairings"])
 
@@ -201,9 +203,15 @@ def _stored_rules(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _rules(tournament: Tournament) -> TournamentRules:
+def _rules(session: Session, tournament: Tournament) -> TournamentRules:
+    assert tournament.id is not None
+    _, left_out = ranking_order(tournament, list_players(session, tournament_id=tournament.id))
     return TournamentRules.model_validate(
-        _stored_rules(tournament) | {"tie_break_edition_in_force": edition_of(tournament).value}
+        _stored_rules(tournament)
+        | {
+            "tie_break_edition_in_force": edition_of(tournament).value,
+            "tie_breaks_left_out": list(left_out),
+        }
     )
 
 
@@ -212,7 +220,7 @@ async def tournament_rules(session: SessionDep, tournament_id: TournamentId) -> 
     """The tournament's pairing system, tie-break order and the edition of FIDE C.07 that
     ranks it (the one it names, else the one in force at its start date)."""
     with refusals(f"tournament {tournament_id}"):
-        return _rules(get_tournament(session, tournament_id=tournament_id))
+        return _rules(session, get_tournament(session, tournament_id=tournament_id))
 
 
 @router.put("/tournaments/{tournament_id}/rules")
@@ -259,7 +267,7 @@ async def set_rules(
                 detail=changed,
             )
             session.commit()
-        return _rules(tournament)
+        return _rules(session, tournament)
 
     with refusals(f"tournament {tournament_id}"):
         return await hub.recorder.run(store)
@@ -285,8 +293,21 @@ async def tournament_report(
     """The tournament report (TRF) with every verified result, for the rating officer and
     other pairing programs."""
     with refusals(f"tournament {tournament_id}"):
-        get_tournament(session, tournament_id=tournament_id)
+        tournament = get_tournament(session, tournament_id=tournament_id)
     with refusals(f"tournament {tournament_id}", *_REFUSED):
         report = await hub.pairings.report(tournament_id=tournament_id)
+        # The ranks are the standings' over the rounds written (shared places alike).
+        written = max((len(p.results) for p in report.players), default=0)
+        counted = [r for r in visible_rounds(session, tournament_id, who) if r[1].number <= written]
+        places = {
+            row.player.start_number: row.rank
+            for row in await player_standings(
+                hub.views, session, tournament, counted, provisional=False
+            )
+        }
+        report = replace(
+            report,
+            players=[replace(p, rank=places.get(p.start_number, p.rank)) for p in report.players],
+        )
         text = render_trf(report, dialect)
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")

@@ -54,4 +54,6 @@ def _row(row: PlayerStanding) -> PlayerStandingRow:
         provisional=row.provisional,
         rating_change=row.rating_change,
         tie_breaks=dict(row.tie_breaks),
+        rank=row.rank,
+        place=row.place,
     )

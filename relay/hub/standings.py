@@ -34,7 +34,7 @@ from relay.domain.clock.time_control import GameClass, TimeControlError
 from relay.domain.clock.written_time_control import parse_time_control
 from relay.domain.tournament.ratings import Rated, fide_k_factor, fide_rating_change
 from relay.domain.tournament.tie_break_editions import Edition, tournament_edition
-from relay.domain.tournament.tie_break_names import parse_order
+from relay.domain.tournament.tie_break_names import parse_order, usable_order
 from relay.domain.tournament.tie_break_results import Unplayed, UnplayedKind
 from relay.domain.tournament.tie_break_withdrawals import round_robin_withdrawal
 from relay.domain.tournament.tie_breaks import DEFAULT_ORDER, Played, standings
@@ -63,6 +63,10 @@ class PlayerStanding:
     rating_change: float | None
     #: The tournament's tie-breaks in its order, then any the order does not name.
     tie_breaks: dict[str, float] = field(default_factory=dict)
+    #: The place, shared by players equal in points and every tie-break of the order, and
+    #: as it is written ("2=" when shared): the one ranking every page and output shows.
+    rank: int = 0
+    place: str = ""
 
 
 @dataclass(slots=True)
@@ -83,8 +87,8 @@ async def player_standings(
     """The tournament's standings over ``rounds``, best first; ``provisional`` counts
     results not yet verified (apart in the points, included in the tie-breaks)."""
     assert tournament.id is not None
-    order = parse_order(tournament.tie_breaks) if tournament.tie_breaks else DEFAULT_ORDER
     players = list_players(session, tournament_id=tournament.id)
+    order, _ = ranking_order(tournament, players)
     games: list[tuple[Played[PlayerId], bool]] = []  # with: verified
     unplayed: list[tuple[Unplayed[PlayerId], bool]] = []
     byes = tournament_byes(session, tournament_id=tournament.id)
@@ -121,7 +125,7 @@ async def player_standings(
     rows = standings(
         list(ids),
         [game for game, _ in games],
-        ratings,
+        None if None in ratings.values() else ratings,
         order,
         unplayed=[item for item, _ in unplayed],
         round_robin=cycles is not None,
@@ -136,9 +140,21 @@ async def player_standings(
             rating_change=changes.get(row.player),
             tie_breaks={name: row.tie_breaks[name] for name in order}
             | {k: v for k, v in row.tie_breaks.items() if k not in order},
+            rank=row.rank,
+            place=row.place,
         )
         for row in rows
     ]
+
+
+def ranking_order(
+    tournament: Tournament, players: Sequence[Player]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tie-breaks that rank the tournament, in its order, and those of its order left
+    out because unrated players take part (C.07 article 10: rating-based tie-breaks are
+    dropped then). With unrated players no ARO is given beside the order either."""
+    order = parse_order(tournament.tie_breaks) if tournament.tie_breaks else DEFAULT_ORDER
+    return usable_order(order, (p.rating for p in players))
 
 
 def _withdrawn(

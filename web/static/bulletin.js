@@ -134,19 +134,6 @@ function roundSection(paired, { latest }) {
   return section;
 }
 
-// Ranks shared by rows that score the same on everything shown.
-function ranks(rows, columns) {
-  const value = (row) => JSON.stringify([row.points, row.provisional || 0, ...columns.map((c) => c.get(row))]);
-  let rank = 0;
-  let previous = null;
-  return rows.map((row, i) => {
-    const v = value(row);
-    if (v !== previous) rank = i + 1;
-    previous = v;
-    return rank;
-  });
-}
-
 // Tie-break columns, in the order the standings give them (FIDE C.07 abbreviations).
 const TIE_BREAK_NAMES = {
   "BH-C1": "Buchholz cut 1",
@@ -179,12 +166,13 @@ function renderStandings(rows, rankOf) {
   for (const column of extra) headers.push([column.title, "num tb", column.description]);
   if (hasProvisional) headers.push(["Prov.", "num", "points from results not yet verified"]);
   const body = headRow(table, headers);
-  const rankList = ranks(rows, extra);
-  rows.forEach((row, i) => {
-    rankOf.set(row.start_number, rankList[i]);
+  // The places as the hub ranks them: shared ("2=") where points and every tie-break of the
+  // tournament are equal, as on the leader board.
+  rows.forEach((row) => {
+    rankOf.set(row.start_number, row.place);
     const tr = el("tr");
     tr.dataset.startNumber = String(row.start_number);
-    tr.append(cell("td", String(rankList[i]), "num rank"), cell("td", String(row.start_number), "num"),
+    tr.append(cell("td", row.place, "num rank"), cell("td", String(row.start_number), "num"),
       cell("td", playerName(row), "name"));
     if (hasRating) tr.append(cell("td", row.rating ?? "", "num"));
     if (hasFed) tr.append(cell("td", row.federation ?? "", "fed"));

@@ -94,13 +94,10 @@ function total(row) {
   return row.points + row.provisional;
 }
 
-// Shared places for equal totals: "2–3".
+// The places as the hub ranks them (shared, "2=", where points and every tie-break of the
+// tournament are equal): the bulletin and every other page show the same.
 function ranks() {
-  return rows.map((row) => {
-    const above = rows.filter((other) => total(other) > total(row)).length;
-    const level = rows.filter((other) => total(other) === total(row)).length;
-    return level > 1 ? `${above + 1}–${above + level}` : String(above + 1);
-  });
+  return rows.map((row) => row.place);
 }
 
 function drawPodium(places) {
@@ -223,7 +220,30 @@ function drawChartTable(leaders, lines, shown) {
   table.replaceChildren(head, ...body);
 }
 
+// Which rounds the standings count: "After round 2 of 5" once every game of round 2 has a
+// counted result, and the round being played, if any.
+function roundsNote() {
+  const planned = tournament.rounds_planned ? ` of ${tournament.rounds_planned}` : "";
+  let finished = null;
+  let playing = null;
+  for (const round of rounds) {
+    const games = roundGames.get(round.id) || [];
+    if (!games.length) continue;
+    if (games.every(counted)) finished = round;
+    else if (!playing) playing = { round, over: games.every((game) => SCORES[game.result] !== undefined) };
+  }
+  const parts = [];
+  if (finished) parts.push(`After round ${finished.number}${planned}`);
+  if (playing) {
+    const state = playing.over ? "results being verified" : "in play";
+    parts.push(`round ${playing.round.number}${finished ? "" : planned} ${state}`);
+  }
+  const text = parts.join(" · ");
+  return text ? text[0].toUpperCase() + text.slice(1) : "No round played yet";
+}
+
 function draw() {
+  document.getElementById("rounds-note").textContent = roundsNote();
   const places = ranks();
   drawPodium(places);
   drawStandings(places);
@@ -285,9 +305,6 @@ async function start() {
   document.getElementById("tie-break-note").textContent = editionNote(rules, tournament);
   rounds = allRounds.filter((round) => round.tournament_id === tournament.id)
     .sort((a, b) => a.number - b.number);
-  const planned = tournament.rounds_planned ? ` of ${tournament.rounds_planned}` : "";
-  document.getElementById("rounds-note").textContent = rounds.length
-    ? `After round ${rounds[rounds.length - 1].number}${planned}` : "No round yet";
   const newest = rounds[rounds.length - 1];
   if (newest) document.getElementById("boards-link").href = `/?round=${newest.id}`;
   // The newest round comes with its stream's snapshot; the others are read once.

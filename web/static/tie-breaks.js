@@ -11,5 +11,9 @@ export function editionNote(rules, tournament) {
   const why = rules.tie_break_edition ? "named by the tournament's rules"
     : tournament && tournament.start_date ? "in force when the tournament started"
       : "in force today";
-  return `Equal points are ordered by FIDE C.07 tie-breaks, ${edition} edition (${why}).`;
+  const note = `Equal points are ordered by FIDE C.07 tie-breaks, ${edition} edition (${why}).`;
+  const left = rules.tie_breaks_left_out || [];
+  if (!left.length) return note;
+  return `${note} ${left.join(", ")} ${left.length > 1 ? "are" : "is"} left out: unrated players `
+    + "take part (C.07 article 10).";
 }

@@ -54,3 +54,8 @@ class TournamentRules(Schema):
             " its start date (2024 before 1 March 2026, 2026 from then), else today's"
         )
     )
+    tie_breaks_left_out: list[str] = Field(
+        default=[],
+        description="rating-based tie-breaks of the order that do not rank the tournament: "
+        "FIDE C.07 article 10 drops them when unrated players take part",
+    )

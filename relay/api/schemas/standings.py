@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from relay.api.schemas.common import Number, Schema
 
 
@@ -22,6 +24,11 @@ class PlayerStandingRow(Schema):
     provisional: Number
     rating_change: Number | None
     tie_breaks: dict[str, Number]
+    rank: int = Field(
+        description="the place: shared by players equal in points and in every tie-break of "
+        "the tournament's order (FIDE C.07 2.1)"
+    )
+    place: str = Field(description='the place as it is written: "2=" when shared')
 
 
 class TeamMatchInfo(Schema):

@@ -10,6 +10,7 @@ editions; the 2026 one adds STD (7.7), TPN (7.8) and RTNG (10.6), not offered he
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -109,3 +110,16 @@ def parse_order(text: str) -> tuple[str, ...]:
     if repeated:
         raise UnknownTieBreakError(f"{', '.join(repeated)} given more than once")
     return tuple(names)
+
+
+def usable_order(
+    order: Sequence[str], ratings: Iterable[int | None]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The order that ranks, and the names it leaves out: C.07 (2024 and 2026) article 10
+    drops the rating-based tie-breaks (ARO, TPR, PTP, APRO, APPO) from the list when unrated
+    players take part, unless the tournament's regulations give those players a rating
+    (this relay has no such setting, so it drops them)."""
+    if all(rating is not None for rating in ratings):
+        return tuple(order), ()
+    kept = tuple(name for name in order if not parse_name(name).base.rating_based)
+    return kept, tuple(name for name in order if name not in kept)

@@ -63,9 +63,9 @@ Rounds the caller does not list are not inferred: give every bye, forfeit and ab
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from relay.domain.tournament.tie_break_editions import Edition
@@ -117,6 +117,15 @@ class Standing(Generic[P]):
     player: P
     points: float
     tie_breaks: dict[str, float]
+    #: The place: shared (C.07 2.1, 4.2) by the players equal in points and in every
+    #: tie-break of the tournament's order; the next place after a shared one counts them.
+    rank: int = 0
+    shared: bool = False
+
+    @property
+    def place(self) -> str:
+        """The place as it is written: ``"2="`` when shared, else ``"2"``."""
+        return f"{self.rank}=" if self.shared else str(self.rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,14 +193,21 @@ def standings(
             breaks[player]["DE"] = value
     rank = {player: index for index, player in enumerate(players)}
     result = [Standing(player, table.points[player], breaks[player]) for player in players]
-    result.sort(
-        key=lambda row: (
-            -row.points,
-            *(-row.tie_breaks[str(name)] for name in names),
-            rank[row.player],
+
+    def level(row: Standing[P]) -> tuple[float, ...]:
+        return (-row.points, *(-row.tie_breaks[str(name)] for name in names))
+
+    result.sort(key=lambda row: (*level(row), rank[row.player]))
+    levels = Counter(level(row) for row in result)
+    first: dict[tuple[float, ...], int] = {}
+    return [
+        replace(
+            row,
+            rank=first.setdefault(level(row), index),
+            shared=levels[level(row)] > 1,
         )
-    )
-    return result
+        for index, row in enumerate(result, start=1)
+    ]
 
 
 class _Table(Generic[P]):

@@ -27,8 +27,13 @@ tie_breaks = ["BH-C1", "BH", "SB"]
 
 
 #: The rules' edition fields for SWISS: it names no edition and no start date, so the edition
-#: in force today ranks it (2026 since 1 March 2026).
-TODAYS = {"tie_break_edition": None, "tie_break_edition_in_force": "2026"}
+#: in force today ranks it (2026 since 1 March 2026); every player is rated, so no tie-break
+#: is left out.
+TODAYS: dict[str, object] = {
+    "tie_break_edition": None,
+    "tie_break_edition_in_force": "2026",
+    "tie_breaks_left_out": [],
+}
 
 
 def event_file(header: str, players: int) -> str:

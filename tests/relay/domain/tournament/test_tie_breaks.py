@@ -13,6 +13,7 @@ from relay.domain.tournament.tie_break_names import (
     TieBreakName,
     UnknownTieBreakError,
     parse_name,
+    usable_order,
 )
 from relay.domain.tournament.tie_break_withdrawals import round_robin_withdrawal
 from relay.domain.tournament.tie_breaks import (
@@ -75,6 +76,38 @@ def test_the_order_breaks_ties_and_start_numbers_end_them():
     assert order == ["C", "A", "D", "B"]
     # Where everything ties, the start order stays.
     assert [row.player for row in standings(["B", "A"], [], edition=E24)] == ["B", "A"]
+
+
+def test_places_are_shared_by_players_equal_on_everything_the_order_names():
+    # A and C are equal on points, BH-C1, BH, SB and WIN; BPG (C played Black twice) parts
+    # them. Without BPG in the order they share first place, and the next place is 3rd.
+    rows = standings(["A", "B", "C", "D"], GAMES, edition=E24)
+    assert [(row.player, row.place) for row in rows] == [
+        ("C", "1"),
+        ("A", "2"),
+        ("D", "3"),
+        ("B", "4"),
+    ]
+    short = standings(["A", "B", "C", "D"], GAMES, order=("BH-C1", "BH"), edition=E24)
+    assert [(row.player, row.rank, row.place) for row in short] == [
+        ("A", 1, "1="),
+        ("C", 1, "1="),
+        ("B", 3, "3="),
+        ("D", 3, "3="),
+    ]
+    # A tie-break computed beside the order (ARO here) parts nobody.
+    ratings = {"A": 2000, "B": 1800, "C": 1900, "D": 2100}
+    rated = standings(["A", "B", "C", "D"], GAMES, ratings, order=("BH",), edition=E24)
+    assert {row.player: row.place for row in rated} == {"A": "1=", "C": "1=", "B": "3=", "D": "3="}
+    assert rated[0].tie_breaks["ARO"] != rated[1].tie_breaks["ARO"]
+
+
+def test_rating_tie_breaks_are_left_out_when_unrated_players_take_part():
+    """C.07 article 10: ARO, TPR, PTP, APRO and APPO leave the list then."""
+    order = ("BH-C1", "ARO", "TPR", "SB")
+    assert usable_order(order, [2000, 1800]) == (order, ())
+    assert usable_order(order, [2000, None]) == (("BH-C1", "SB"), ("ARO", "TPR"))
+    assert usable_order(("BH", "SB"), [None]) == (("BH", "SB"), ())
 
 
 def test_average_rating_of_opponents():
@@ -489,6 +522,21 @@ def test_points_are_the_games_plus_the_byes(event):
     players, games, unplayed = event
     rows = standings(players, games, unplayed=unplayed, edition=E24)
     assert sum(row.points for row in rows) == len(games) + sum(u.points for u in unplayed)
+
+
+@given(swiss_events())
+def test_a_place_is_shared_exactly_by_rows_equal_on_points_and_the_order(event):
+    players, games, unplayed = event
+    rows = standings(players, games, order=PROPERTY_ORDER[:3], unplayed=unplayed, edition=E24)
+
+    def level(row: Standing[str]) -> tuple[float, ...]:
+        return (row.points, *(row.tie_breaks[name] for name in PROPERTY_ORDER[:3]))
+
+    for index, row in enumerate(rows):
+        equal = [other for other in rows if level(other) == level(row)]
+        assert row.shared == (len(equal) > 1)
+        assert row.rank == 1 + sum(level(other) > level(row) for other in rows)
+        assert row.rank <= index + 1 < row.rank + len(equal)
 
 
 @given(swiss_events(), st.randoms())
