@@ -42,7 +42,7 @@ from relay.store.access import (
     shown_name,
 )
 from relay.store.checkpoints import is_sqlite
-from relay.store.engine import StoreError, open_store, shown_url
+from relay.store.engine import StoreError, open_store, shown_url, sqlite_file
 from relay.store.setup import load_event
 from relay.store.tournaments import ConflictError, NotFoundError, list_games, list_rounds
 
@@ -340,6 +340,14 @@ async def _agent(args: argparse.Namespace) -> None:
 
 
 def _token(args: argparse.Namespace, settings: Settings) -> None:
+    file = sqlite_file(settings.db_url)
+    if file is not None and not file.exists():
+        # A token made in a new database is one no hub reads: say where we looked instead.
+        raise CommandError(
+            f"no database at {file}: a token goes into the database of the hub that will "
+            "read it; run this where the hub runs, or name its database with --db or "
+            "$RELAY_DB (the hub prints it when it starts)"
+        )
     engine = open_store(settings.db_url)
     try:
         with Session(engine) as session:
@@ -367,8 +375,11 @@ def _token(args: argparse.Namespace, settings: Settings) -> None:
                 else:
                     write_secret(args.out, token)
                     shown = f"written to {args.out} (mode 0600)"
+                where = file or shown_url(settings.db_url)
                 print(
-                    f"relay: token for {shown_name(user)} ({args.role}); {shown}", file=sys.stderr
+                    f"relay: token for {shown_name(user)} ({args.role}) in database {where}; "
+                    f"{shown}",
+                    file=sys.stderr,
                 )
             elif args.token_command == "revoke":
                 count = revoke_tokens(session, user=args.user)

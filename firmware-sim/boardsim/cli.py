@@ -28,6 +28,12 @@ and about what the clocks did with the host's SETNRUN commands (and their flags)
 ``--wait-for-clock`` makes each player wait for the host to start the clock with a SETNRUN
 (the arbiter's central start) before White's first move; ``--black-starts`` has Black start
 White's time first all the same, as players do while they wait for the arbiter.
+``--rounds N`` plays N games on every board, one a round, as a weekend's rehearsal: after
+a game the players set the pieces up again and reset the clock (``--round-gap`` seconds
+later, 5 by default), and the next game (the file's next ``--boards`` games) begins as the
+first did; with ``--wait-for-clock``, when the arbiter starts the round's clocks. Fixed
+ports (``--tcp 7001``: boards on 7001, 7002, ...) stay the same when boardsim is started
+again, so the event file's ``socket://127.0.0.1:7001`` keeps working.
 """
 
 from __future__ import annotations
@@ -78,7 +84,25 @@ def build_parser() -> argparse.ArgumentParser:
     serve_.add_argument("--seed", type=int, default=None, help="seed for repeatable play")
     serve_.add_argument("--bus", action="store_true", help="all boards on one line, in bus mode")
     serve_.add_argument(
-        "--tcp", type=int, default=None, metavar="PORT", help="serve on TCP from PORT (0: free)"
+        "--tcp",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve on TCP from PORT, PORT+1, ... (fixed ports survive a restart; 0: free ones)",
+    )
+    serve_.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games per board, one a round: the board is set up again between them",
+    )
+    serve_.add_argument(
+        "--round-gap",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="from a game's end to the board set up for the next round (default 5)",
     )
     serve_.add_argument("--faults", default="", metavar="SPEC", help="faults to inject")
     serve_.add_argument(
@@ -145,6 +169,10 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
     """The serve options an argument list asks for; raises ValueError on bad values."""
     if args.baud < 0:
         raise ValueError("--baud must not be negative")
+    if args.rounds < 1:
+        raise ValueError("--rounds must be at least 1")
+    if args.round_gap < 0:
+        raise ValueError("--round-gap must not be negative")
     if args.tcp is not None and not 0 <= args.tcp <= 65535:
         raise ValueError("--tcp needs a port number")
     if args.wait_for_clock and args.no_clock:
@@ -174,11 +202,13 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
         report_clock=args.report_clock,
         wait_for_clock=args.wait_for_clock,
         black_starts=args.black_starts,
+        rounds=args.rounds,
+        round_gap_seconds=args.round_gap,
     )
 
 
 async def _main(args: argparse.Namespace, options: ServeOptions) -> None:
-    games = load_games(args.pgn, args.boards)
+    games = load_games(args.pgn, args.boards * args.rounds)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -10,8 +10,11 @@ fault plan, until ``stop`` is set. The JSON lines (one object per line on stdout
   ``serial``, ``address`` (the 14-bit bus address), ``bus`` and ``transport``. ``port`` is the
   same as ``url`` (the demo opens it as is);
 * ``{"event": "ready"}`` once every line is open;
-* ``{"event": "finished", "board": N, "plies": P, "result": R}`` when board N's game has
-  been played: its number of plies and the result its PGN gives (``*`` if none);
+* ``{"event": "finished", "board": N, "plies": P, "result": R, "round": G}`` when board
+  N's game of round G has been played: its number of plies and the result its PGN gives
+  (``*`` if none);
+* ``{"event": "round", "board": N, "round": G, "white": ..., "black": ...}`` when, with
+  more than one round, board N is set up again for round G's game;
 * ``{"event": "fault", "kind": ..., "board": N or null, "phase": "start" | "end"}``;
 * ``{"event": "port", "board": N, "port": ...}`` when a vanished pty came back elsewhere;
 * ``{"event": "moved", "board": N, "ply": P, "at": T}`` with ``--report-moves``: the wall
@@ -63,6 +66,7 @@ from boardsim.link import Link, Seat
 from boardsim.noise import NoiseModel
 from boardsim.pace import Pace
 from boardsim.performance import ClockSide, Place, Step
+from boardsim.pieces import START_POSITION
 from boardsim.player import play_game
 from boardsim.pty_link import PtyLink
 from boardsim.tcp_link import TcpLink
@@ -102,6 +106,11 @@ class ServeOptions:
     wait_for_clock: bool = False
     #: Black presses to start White's time before that wait (with ``wait_for_clock``).
     black_starts: bool = False
+    #: Games each board plays, one a round: after a game the players set the pieces up
+    #: again and reset the clock, ``round_gap_seconds`` later, and the next game begins as
+    #: the first did (with ``wait_for_clock``, at the host's start).
+    rounds: int = 1
+    round_gap_seconds: float = 5.0
 
 
 def clock_record(number: int, report: ClockReport, at: float) -> dict[str, object]:
@@ -182,13 +191,20 @@ async def serve(
     stop: asyncio.Event,
     emit: Emit = emit_json,
 ) -> None:
-    """Serve one board per game until ``stop`` is set; a failing task stops them all."""
+    """Serve the boards until ``stop`` is set; a failing task stops them all.
+
+    ``games`` are round 1's, one a board, then each later round's (``options.rounds``):
+    board N plays ``games[(R - 1) * boards + N - 1]`` in round R."""
+    rounds = options.rounds
+    if rounds < 1 or not games or len(games) % rounds:
+        raise ValueError(f"{len(games)} games do not make {rounds} rounds of the same boards")
+    count = len(games) // rounds
     for fault in options.faults:
-        if fault.board is not None and fault.board > len(games):
+        if fault.board is not None and fault.board > count:
             raise ValueError(f"fault {fault.kind.value}: there is no board {fault.board}")
     if options.wait_for_clock and options.time_control is None:
         raise ValueError("waiting for the clock needs boards with a clock")
-    boards = make_boards(len(games), options)
+    boards = make_boards(count, options)
     if options.report_clock:
         for number, board in enumerate(boards, start=1):
             if board.clock is not None:
@@ -208,8 +224,15 @@ async def serve(
             failures.append(error)
             stop.set()
 
-    async def play(number: int, game: chess.pgn.Game) -> None:
-        rng = random.Random(None if options.seed is None else options.seed + number)
+    async def play(number: int, game: chess.pgn.Game, round_number: int) -> None:
+        seed = options.seed
+        rng = random.Random(
+            None
+            if seed is None
+            else seed + number
+            if round_number == 1
+            else f"{seed}:{number}:{round_number}"
+        )
         touched: dict[int, float] = {}
 
         def note(step: Step, now: float) -> None:
@@ -241,12 +264,30 @@ async def serve(
                 "board": number,
                 "plies": len(moves),
                 "result": game.headers.get("Result", "*"),
+                "round": round_number,
             }
         )
 
+    async def play_rounds(number: int) -> None:
+        for round_number in range(1, rounds + 1):
+            game = games[(round_number - 1) * count + number - 1]
+            if round_number > 1:
+                await asyncio.sleep(options.round_gap_seconds)
+                set_up_again(seats[number])
+                emit(
+                    {
+                        "event": "round",
+                        "board": number,
+                        "round": round_number,
+                        "white": game.headers.get("White", "?"),
+                        "black": game.headers.get("Black", "?"),
+                    }
+                )
+            await play(number, game, round_number)
+
     try:
         transport = "pty" if options.tcp_port is None else "tcp"
-        for number, (board, game) in enumerate(zip(boards, games, strict=True), start=1):
+        for number, (board, game) in enumerate(zip(boards, games[:count], strict=True), start=1):
             where = line_of[number].address
             emit(
                 {
@@ -263,8 +304,8 @@ async def serve(
                 }
             )
         emit({"event": "ready"})
-        for number, game in enumerate(games, start=1):
-            tasks.append(asyncio.create_task(play(number, game)))
+        for number in range(1, count + 1):
+            tasks.append(asyncio.create_task(play_rounds(number)))
         plan = FaultPlan(links, seats, emit, options.seed)
         tasks += [asyncio.create_task(plan.run(fault)) for fault in options.faults]
         for task in tasks:
@@ -278,6 +319,17 @@ async def serve(
             link.close()
     if failures:
         raise failures[0]
+
+
+def set_up_again(seat: Seat) -> None:
+    """Between rounds: the pieces back on their start squares, the clock reset for a new
+    game (both sides at the base time, nothing running)."""
+    board = seat.board
+    now = asyncio.get_running_loop().time()
+    board.set_position(START_POSITION, now)
+    if board.clock is not None:
+        board.clock.reset(now)
+    seat.flush()
 
 
 class FaultPlan:

@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from relay.hub.hub import Hub
 from relay.store.access import ROLES, Identity, identify, shown_name
+from relay.store.engine import database_name
 
 _bearer = HTTPBearer(auto_error=False, description="A token from `relay token create`")
 
@@ -49,7 +50,8 @@ def caller(
     if identity is None:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED,
-            "the token is not valid (unknown or revoked)",
+            "the token is not valid (unknown or revoked) in this hub's database "
+            f"{database_name(hub.settings.db_url)}",
             headers={"WWW-Authenticate": "Bearer"},
         )
     return identity

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, event, make_url
@@ -23,6 +24,30 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         return url if "@" not in url else "(a database URL that cannot be read)"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL, made absolute; None for another database or an
+    in-memory one."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).resolve()
+
+
+def database_name(url: str) -> str:
+    """A short name of the database for messages anyone may read: a SQLite file's name,
+    another database's name (never its host, user or password)."""
+    file = sqlite_file(url)
+    if file is not None:
+        return file.name
+    try:
+        return make_url(url).database or "(unnamed)"
+    except (ArgumentError, ValueError):
+        return "(a database URL that cannot be read)"
 
 
 def open_store(url: str) -> Engine:

@@ -333,7 +333,13 @@ async def test_the_boardsim_command_serves_on_tcp(two_games: Path) -> None:
             dump = await anyio.to_thread.run_sync(port.read, 67)
             assert dump[:3] == bytes((0x86, 0, 67))
             finished = json.loads(await process.stdout.readline())
-            assert finished == {"event": "finished", "board": 1, "plies": 7, "result": "1-0"}
+            assert finished == {
+                "event": "finished",
+                "board": 1,
+                "plies": 7,
+                "result": "1-0",
+                "round": 1,
+            }
     finally:
         if port is not None:
             port.close()

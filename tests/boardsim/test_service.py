@@ -24,6 +24,7 @@ from boardsim.clock import (
 from boardsim.faults import Fault, FaultKind
 from boardsim.pace import Pace
 from boardsim.performance import ClockSide
+from boardsim.pieces import START_POSITION
 from boardsim.service import ServeOptions, clock_record, serve
 from tests.boardsim.recorder import Recorder
 
@@ -302,3 +303,54 @@ async def test_a_mixed_room_puts_white_left_on_odd_boards_and_right_on_even(
                 port.close()
     finally:
         await stopped(task, stop)
+
+
+@pytest.mark.anyio
+async def test_each_round_a_board_is_set_up_again_and_its_next_game_waits_for_the_start(
+    tmp_path: Path,
+) -> None:
+    """A weekend's rehearsal: board 1 plays the file's first game in round 1, then, set up
+    again with its clock reset, the file's second game once the host starts round 2."""
+    games = tmp_path / "two.pgn"
+    other = '[White "Gamma"]\n[Black "Delta"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    games.write_text(SCHOLARS_MATE + "\n" + other, encoding="utf-8")
+    options = ServeOptions(
+        pace=FAST,
+        seed=3,
+        time_control=TimeControl(300, 0),
+        report_moves=True,
+        wait_for_clock=True,
+        rounds=2,
+        round_gap_seconds=0.05,
+    )
+    recorder = Recorder()
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(load_games(games, 2), options, stop, recorder))
+    await recorder.wait_for(event="ready")
+    ((url, white),) = [(str(r["url"]), r["white"]) for r in recorder.of("board")]
+    assert white == "Alpha"
+    port = serial.serial_for_url(url, timeout=5)
+    start = setnrun((0, 5, 0), (0, 5, 0), 0x01 | 0x08)
+    try:
+        port.write(bytes((SEND_UPDATE_NICE, SEND_BRD)) + start)
+        await recorder.wait_for(event="finished", board=1, round=1)
+        new_round = await recorder.wait_for(event="round", board=1)
+        assert (new_round["round"], new_round["white"], new_round["black"]) == (2, "Gamma", "Delta")
+        port.reset_input_buffer()
+        port.write(bytes((SEND_BRD,)))
+        while (message := await read_message(port))[0] != 0x86:
+            pass
+        assert bytes(message[3:]) == bytes(START_POSITION)  # the pieces are back
+        assert len(recorder.of("moved", board=1)) == PLIES  # round 2 waits for its start
+        port.write(start)
+        finished = await recorder.wait_for(event="finished", board=1, round=2)
+        assert (finished["plies"], finished["result"]) == (4, "0-1")
+    finally:
+        port.close()
+        await stopped(task, stop)
+
+
+@pytest.mark.anyio
+async def test_games_that_do_not_fill_the_rounds_are_refused(one_game: Path) -> None:
+    with pytest.raises(ValueError, match="3 games do not make 2 rounds"):
+        await serve(load_games(one_game, 3), ServeOptions(rounds=2), asyncio.Event(), Recorder())

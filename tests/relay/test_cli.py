@@ -20,6 +20,7 @@ from relay.cli import build_parser, main
 from relay.store.clubs import add_member, create_club
 from relay.store.engine import open_store
 from tests.pairings import paired_round
+from tests.stores import migrated_sqlite
 
 
 @pytest.mark.processes
@@ -102,7 +103,7 @@ def test_unusable_database_is_a_clear_error(capsys, tmp_path):
 
 
 def test_tokens_created_listed_and_revoked(capsys, tmp_path):
-    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    db = migrated_sqlite(tmp_path / "tokens.db")
     assert main(["token", "create", "--role", "arbiter", "--user", "Jane", "--db", db]) == 0
     out, err = capsys.readouterr()
     token = out.strip()
@@ -116,8 +117,25 @@ def test_tokens_created_listed_and_revoked(capsys, tmp_path):
         main(["token", "create", "--role", "king", "--user", "X", "--db", db])
 
 
+def test_a_token_is_never_made_in_a_database_no_hub_has(capsys, tmp_path, monkeypatch):
+    """``relay token create`` in another folder would make a new relay.db that no hub
+    reads: it refuses, naming the file it looked for."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RELAY_DB", raising=False)
+    assert main(["token", "create", "--role", "arbiter", "--user", "Jane"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"relay: no database at {tmp_path / 'relay.db'}: a token goes into the database" in err
+    assert "--db or $RELAY_DB" in err
+    assert not (tmp_path / "relay.db").exists()
+    db = migrated_sqlite(tmp_path / "relay.db")
+    assert main(["token", "create", "--role", "arbiter", "--user", "Jane"]) == 0
+    assert f"in database {tmp_path / 'relay.db'}" in capsys.readouterr().err
+    assert db.endswith("relay.db")
+
+
 def test_a_device_token_names_its_game_and_a_wrong_one_is_a_clear_error(capsys, tmp_path):
-    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    db = migrated_sqlite(tmp_path / "tokens.db")
     assert (
         main(["token", "create", "--role", "keyer", "--user", "T", "--game", "7", "--db", db]) == 1
     )
@@ -136,7 +154,7 @@ def test_a_device_token_names_its_game_and_a_wrong_one_is_a_clear_error(capsys, 
 
 
 def test_a_token_can_go_into_a_new_file_only_its_owner_may_read(capsys, tmp_path):
-    db = f"sqlite:///{tmp_path / 'tokens.db'}"
+    db = migrated_sqlite(tmp_path / "tokens.db")
     out = tmp_path / "arbiter.token"
     old_umask = os.umask(0)  # even with a umask that would let everyone read it
     try:
@@ -177,7 +195,7 @@ def test_a_token_can_go_into_a_new_file_only_its_owner_may_read(capsys, tmp_path
 
 
 def test_backup_and_restore_commands(capsys, tmp_path):
-    db = f"sqlite:///{tmp_path / 'live.db'}"
+    db = migrated_sqlite(tmp_path / "live.db")
     assert main(["token", "create", "--role", "admin", "--user", "A", "--db", db]) == 0
     capsys.readouterr()
     assert main(["backup", "--db", db, "--to", str(tmp_path / "copies"), "--keep", "2"]) == 0

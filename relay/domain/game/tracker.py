@@ -921,6 +921,12 @@ class PositionTracker:
     def _difference(self, placement: Placement) -> str:
         decided = self._placements[-1]
         squares = chess.SquareSet(decided.changed_squares(placement))
+        if not self.board.move_stack and self.board.board_fen() == chess.STARTING_BOARD_FEN:
+            # A game not begun: the board still shows the last round's game, or is half set.
+            shown = [chess.square_name(square) for square in squares]
+            names = " ".join(shown[:8]) + (" …" if len(shown) > 8 else "")
+            count = "1 square differs" if len(shown) == 1 else f"{len(shown)} squares differ"
+            return f"the board is not set up in the start position: {count} ({names})"
         names = " ".join(chess.square_name(square) for square in squares)
         return f"board {placement.board_fen()} differs from the game on {names}"
 

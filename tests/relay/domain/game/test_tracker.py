@@ -364,6 +364,33 @@ def test_illegal_position_alerts_once_then_recovers_on_its_own():
     assert scene.sans() == ["e5"]
 
 
+def test_a_game_not_begun_on_a_board_not_set_up_says_so_in_words():
+    """Round 2 attached while the board still shows round 1's last position."""
+    last_round = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "f6"):
+        last_round.push_san(san)
+    scene = Scene()
+    scene.set_up(last_round.board_fen())
+    scene.wait(ALERT)
+    [alert] = scene.of(ArbiterAlert)
+    assert alert.alert == "illegal-position"
+    assert alert.detail == (
+        "the board is not set up in the start position: 16 squares differ "
+        "(e1 f1 g1 h1 e2 f3 e4 e5 …)"
+    )
+
+
+def test_one_square_off_the_start_position_is_said_so_too():
+    scene = Scene()
+    scene.lift("a1")
+    scene.put("a3", "R")
+    scene.wait(ALERT)
+    [alert] = scene.of(ArbiterAlert)
+    assert alert.detail == (
+        "the board is not set up in the start position: 2 squares differ (a1 a3)"
+    )
+
+
 def test_illegal_position_recovers_when_the_board_goes_on_legally():
     scene = Scene("e4")
     scene.move("d8", "d4", then=ALERT)  # the queen jumps over her pawn
